@@ -1,0 +1,124 @@
+/* dist.c: the flat distribution: keys, counts, merge, sort. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cprof.h"
+
+static const char *const by_names[] = {
+	[CPROF_BY_FUNCTION] = "function",
+	[CPROF_BY_DSO] = "dso",
+	[CPROF_BY_LINE] = "line",
+	[CPROF_BY_ADDRESS] = "address",
+	[CPROF_BY_STACK] = "stack",
+};
+
+const char *cprof_by_name(enum cprof_by by)
+{
+	return by_names[by];
+}
+
+int cprof_by_parse(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < G_N_ELEMENTS(by_names); i++)
+		if (strcmp(name, by_names[i]) == 0)
+			return (int)i;
+	return -1;
+}
+
+static void entry_free(gpointer p)
+{
+	struct cprof_entry *entry = p;
+
+	free(entry->key);
+	free(entry);
+}
+
+struct cprof_dist *cprof_dist_new(enum cprof_by by, bool cum)
+{
+	struct cprof_dist *dist = cprof_xcalloc(1, sizeof(*dist));
+
+	dist->by = by;
+	dist->cum = cum;
+	dist->sources = g_ptr_array_new_with_free_func(free);
+	dist->entries = g_ptr_array_new_with_free_func(entry_free);
+	dist->index = g_hash_table_new(g_str_hash, g_str_equal);
+	return dist;
+}
+
+void cprof_dist_free(struct cprof_dist *dist)
+{
+	if (!dist)
+		return;
+	g_hash_table_destroy(dist->index);
+	g_ptr_array_free(dist->entries, TRUE);
+	g_ptr_array_free(dist->sources, TRUE);
+	free(dist);
+}
+
+struct cprof_entry *cprof_dist_find(const struct cprof_dist *dist, const char *key)
+{
+	return g_hash_table_lookup(dist->index, key);
+}
+
+struct cprof_entry *cprof_dist_add(struct cprof_dist *dist, const char *key, uint64_t count)
+{
+	struct cprof_entry *entry = g_hash_table_lookup(dist->index, key);
+
+	if (!entry) {
+		entry = cprof_xmalloc(sizeof(*entry));
+		entry->key = cprof_xstrdup(key);
+		entry->count = 0;
+		g_ptr_array_add(dist->entries, entry);
+		g_hash_table_insert(dist->index, entry->key, entry);
+		dist->sorted = false;
+	}
+	entry->count += count;
+	return entry;
+}
+
+void cprof_dist_note_input(struct cprof_dist *dist, const char *source, bool has_period,
+			   uint64_t period_us)
+{
+	if (dist->num_inputs == 0) {
+		dist->has_period = has_period;
+		dist->period_us = period_us;
+	} else if (!has_period || !dist->has_period || dist->period_us != period_us) {
+		dist->has_period = false;
+	}
+	dist->num_inputs++;
+	g_ptr_array_add(dist->sources, cprof_xstrdup(source));
+}
+
+void cprof_dist_merge(struct cprof_dist *into, const struct cprof_dist *from)
+{
+	guint i;
+
+	for (i = 0; i < from->entries->len; i++) {
+		const struct cprof_entry *entry = g_ptr_array_index(from->entries, i);
+
+		cprof_dist_add(into, entry->key, entry->count);
+	}
+	into->total += from->total;
+}
+
+int cprof_entry_cmp(const void *a, const void *b)
+{
+	const struct cprof_entry *x = *(const struct cprof_entry *const *)a;
+	const struct cprof_entry *y = *(const struct cprof_entry *const *)b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return strcmp(x->key, y->key);
+}
+
+void cprof_dist_sort(struct cprof_dist *dist)
+{
+	if (dist->sorted)
+		return;
+	qsort(dist->entries->pdata, dist->entries->len, sizeof(gpointer), cprof_entry_cmp);
+	dist->sorted = true;
+}

@@ -1,0 +1,105 @@
+/* folded.c: folded stacks, one "root;...;leaf COUNT" line per stack. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cprof.h"
+
+/* Splits a folded line at its last run of blanks: frames before it, the
+ * count after.  Returns false when there is no count. */
+static bool split_line(const char *line, size_t len, size_t *frames_len, const char **count,
+		       size_t *count_len)
+{
+	size_t i = len, digits_start;
+
+	while (i > 0 && line[i - 1] >= '0' && line[i - 1] <= '9')
+		i--;
+	digits_start = i;
+	if (digits_start == len || i == 0 || (line[i - 1] != ' ' && line[i - 1] != '\t'))
+		return false;
+	while (i > 0 && (line[i - 1] == ' ' || line[i - 1] == '\t'))
+		i--;
+	if (i == 0)
+		return false;
+	*frames_len = i;
+	*count = line + digits_start;
+	*count_len = len - digits_start;
+	return true;
+}
+
+bool cprof_folded_line_ok(const char *line, size_t len)
+{
+	size_t frames_len, count_len;
+	const char *count;
+
+	return split_line(line, len, &frames_len, &count, &count_len);
+}
+
+static bool blank(const char *line, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (line[i] != ' ' && line[i] != '\t')
+			return false;
+	return true;
+}
+
+int cprof_folded_read(struct cprof_input *in, struct cprof_profile *profile,
+		      struct cprof_error *err)
+{
+	unsigned long long line_no = 0;
+	const char *line, *count_text;
+	size_t frames_len, count_len;
+	long long len;
+	bool has_nul;
+
+	profile->format = CPROF_FORMAT_FOLDED;
+	profile->folded = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, free);
+	while ((len = cprof_input_line(in, &line, &has_nul, err)) >= 0) {
+		struct cprof_folded_stack *stack;
+		char digits[24], *frames;
+		uint64_t count;
+
+		line_no++;
+		if (has_nul) {
+			err->line = line_no;
+			return cprof_error_set(err, "NUL byte in a folded line");
+		}
+		if (blank(line, (size_t)len))
+			continue;
+		if (!split_line(line, (size_t)len, &frames_len, &count_text, &count_len)) {
+			err->line = line_no;
+			return cprof_error_set(err, "folded line without a count");
+		}
+		if (count_len >= sizeof(digits)) {
+			err->line = line_no;
+			return cprof_error_set(err, "count too large");
+		}
+		memcpy(digits, count_text, count_len);
+		digits[count_len] = '\0';
+		if (!cprof_parse_u64(digits, &count)) {
+			err->line = line_no;
+			return cprof_error_set(err, "count too large");
+		}
+		if (profile->total + count < profile->total) {
+			err->line = line_no;
+			return cprof_error_set(err, "sample count overflow");
+		}
+		profile->total += count;
+		frames = cprof_utf8_sanitize(line, frames_len, &profile->replaced_utf8);
+		stack = g_hash_table_lookup(profile->folded, frames);
+		if (!stack) {
+			size_t n = strlen(frames);
+
+			stack = cprof_xmalloc(sizeof(*stack) + n + 1);
+			stack->count = 0;
+			memcpy(stack->frames, frames, n + 1);
+			g_hash_table_insert(profile->folded, stack->frames, stack);
+		}
+		free(frames);
+		stack->count += count;
+	}
+	return err->text[0] ? -1 : 0;
+}

@@ -1,0 +1,290 @@
+/* keys.c: the samples of a profile as keys of a flat distribution. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cprof.h"
+
+/* What one looked-up address turns into: one name for most keys, the
+ * inlined functions (innermost first) for function keys with DWARF. */
+struct frames {
+	uint64_t addr;         /* the hash table's key */
+	uint32_t count;
+	const char *names[];   /* interned: equal names are the same pointer */
+};
+
+struct keyer {
+	const struct cprof_key_options *options;
+	const struct cprof_maps *maps;
+	GHashTable *cache;     /* &frames->addr -> struct frames * */
+	GStringChunk *strings;
+	GString *scratch;
+	const char **names;    /* --cum: the names of one stack */
+	size_t names_cap;
+};
+
+static const char *intern(struct keyer *k, const char *s)
+{
+	return g_string_chunk_insert_const(k->strings, s);
+}
+
+static const char *internf(struct keyer *k, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static const char *internf(struct keyer *k, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	g_string_vprintf(k->scratch, fmt, ap);
+	va_end(ap);
+	return intern(k, k->scratch->str);
+}
+
+/* The name of a mapped file as a key: "[libm.so.6]", or "[vdso]" as is. */
+static const char *bracketed(struct keyer *k, const struct cprof_mapping *m)
+{
+	size_t len = strlen(m->basename);
+
+	if (len >= 2 && m->basename[0] == '[' && m->basename[len - 1] == ']')
+		return intern(k, m->basename);
+	return internf(k, "[%s]", m->basename);
+}
+
+static const char *unresolved(struct keyer *k, const struct cprof_mapping *m, uint64_t addr)
+{
+	if (m)
+		return bracketed(k, m);
+	return internf(k, "0x%" PRIx64, addr);
+}
+
+/* Symbol names of `addr` in `m` for function and line keys; 0 when none. */
+static size_t symbol_names(struct keyer *k, const struct cprof_mapping *m, uint64_t addr,
+			   const char **names, size_t max)
+{
+	const struct cprof_symbol *symbols;
+	const struct cprof_key_options *o = k->options;
+	size_t count, i, n = 0;
+	bool main;
+
+	if (!o->symbolize || !o->symbolizer || !m)
+		return 0;
+	main = k->maps->main_path && strcmp(m->path, k->maps->main_path) == 0;
+	count = cprof_symbolize(o->symbolizer, m, main, addr, &symbols);
+	if (count == 0)
+		return 0;
+	if (o->by == CPROF_BY_LINE) {
+		if (symbols[0].file && symbols[0].line > 0) {
+			names[0] = internf(k, "%s:%d", symbols[0].file, symbols[0].line);
+			return 1;
+		}
+		if (!symbols[0].function)
+			return 0;
+		names[0] = intern(k, symbols[0].function);
+		return 1;
+	}
+	if (!o->inline_frames)
+		symbols += count - 1, count = 1;
+	for (i = 0; i < count && n < max; i++)
+		if (symbols[i].function)
+			names[n++] = intern(k, symbols[i].function);
+	return n;
+}
+
+static const struct frames *resolve(struct keyer *k, uint64_t addr)
+{
+	const struct cprof_mapping *m;
+	struct frames *f;
+	const char *names[256];
+	size_t count = 0;
+
+	f = g_hash_table_lookup(k->cache, &addr);
+	if (f)
+		return f;
+	m = cprof_maps_find(k->maps, addr);
+	if (m && m->path[0] == '\0')
+		m = NULL;
+	switch (k->options->by) {
+	case CPROF_BY_DSO:
+		names[count++] = m ? intern(k, m->basename) : intern(k, "[unknown]");
+		break;
+	case CPROF_BY_ADDRESS:
+		if (m)
+			names[count++] = internf(k, "%s+0x%" PRIx64, m->basename,
+						 addr - m->start + m->offset);
+		else
+			names[count++] = internf(k, "0x%" PRIx64, addr);
+		break;
+	case CPROF_BY_FUNCTION:
+	case CPROF_BY_LINE:
+	case CPROF_BY_STACK:
+		count = symbol_names(k, m, addr, names, G_N_ELEMENTS(names));
+		if (count == 0)
+			names[count++] = unresolved(k, m, addr);
+		break;
+	}
+	f = g_malloc(sizeof(*f) + count * sizeof(f->names[0]));
+	f->addr = addr;
+	f->count = (uint32_t)count;
+	memcpy(f->names, names, count * sizeof(names[0]));
+	g_hash_table_insert(k->cache, &f->addr, f);
+	return f;
+}
+
+static int cmp_pointers(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t) * (const char *const *)a, y = (uintptr_t) * (const char *const *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Adds `count` once to each distinct name of names[0, n). */
+static void add_each_once(struct cprof_dist *dist, const char **names, size_t n, uint64_t count)
+{
+	size_t i;
+
+	qsort(names, n, sizeof(names[0]), cmp_pointers);
+	for (i = 0; i < n; i++)
+		if (i == 0 || names[i] != names[i - 1])
+			cprof_dist_add(dist, names[i], count);
+}
+
+static void push_name(struct keyer *k, size_t *n, const char *name)
+{
+	if (*n == k->names_cap) {
+		k->names_cap = k->names_cap ? 2 * k->names_cap : 256;
+		k->names = cprof_xrealloc(k->names, k->names_cap * sizeof(k->names[0]));
+	}
+	k->names[(*n)++] = name;
+}
+
+static void add_stack(struct keyer *k, const struct cprof_stack *stack, struct cprof_dist *dist)
+{
+	const struct frames *f;
+	size_t n = 0;
+	uint32_t i, j;
+
+	if (k->options->by == CPROF_BY_STACK) {
+		g_string_truncate(k->scratch, 0);
+		for (i = stack->depth; i-- > 0;) {
+			f = resolve(k, i == 0 ? stack->pcs[i] : stack->pcs[i] - 1);
+			for (j = f->count; j-- > 0;) {
+				if (k->scratch->len)
+					g_string_append_c(k->scratch, ';');
+				g_string_append(k->scratch, f->names[j]);
+			}
+		}
+		cprof_dist_add(dist, k->scratch->str, stack->count);
+		return;
+	}
+	if (!k->options->cum) {
+		f = resolve(k, stack->pcs[0]);
+		cprof_dist_add(dist, f->names[0], stack->count);
+		return;
+	}
+	for (i = 0; i < stack->depth; i++) {
+		f = resolve(k, i == 0 ? stack->pcs[i] : stack->pcs[i] - 1);
+		for (j = 0; j < f->count; j++)
+			push_name(k, &n, f->names[j]);
+	}
+	add_each_once(dist, k->names, n, stack->count);
+}
+
+static int gperf_to_dist(struct cprof_profile *profile, const struct cprof_key_options *options,
+			 struct cprof_dist *dist)
+{
+	struct keyer k = {
+		.options = options,
+		.maps = &profile->maps,
+		.cache = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, g_free),
+		.strings = g_string_chunk_new(1 << 16),
+		.scratch = g_string_sized_new(256),
+	};
+	GHashTableIter iter;
+	gpointer stack;
+
+	g_hash_table_iter_init(&iter, profile->stacks);
+	while (g_hash_table_iter_next(&iter, &stack, NULL))
+		add_stack(&k, stack, dist);
+	g_hash_table_destroy(k.cache);
+	g_string_chunk_free(k.strings);
+	g_string_free(k.scratch, TRUE);
+	free(k.names);
+	return 0;
+}
+
+static int cmp_strings(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int folded_to_dist(struct cprof_profile *profile, const struct cprof_key_options *options,
+			  struct cprof_dist *dist, struct cprof_error *err)
+{
+	GHashTableIter iter;
+	gpointer value;
+	GPtrArray *names = g_ptr_array_new();
+
+	if (options->by != CPROF_BY_FUNCTION && options->by != CPROF_BY_STACK)
+		return cprof_error_set(err, "folded stacks carry names only: --by=%s needs a "
+					    "gperftools profile (use function or stack)",
+				       cprof_by_name(options->by));
+	g_hash_table_iter_init(&iter, profile->folded);
+	while (g_hash_table_iter_next(&iter, NULL, &value)) {
+		const struct cprof_folded_stack *stack = value;
+		const char *leaf = strrchr(stack->frames, ';');
+
+		if (options->by == CPROF_BY_STACK) {
+			cprof_dist_add(dist, stack->frames, stack->count);
+		} else if (!options->cum) {
+			cprof_dist_add(dist, leaf ? leaf + 1 : stack->frames, stack->count);
+		} else {
+			/* Split a copy at ';' and count each distinct frame once. */
+			char *copy = cprof_xstrdup(stack->frames), *frame, *save = NULL;
+			guint i;
+
+			g_ptr_array_set_size(names, 0);
+			for (frame = strtok_r(copy, ";", &save); frame; frame = strtok_r(NULL, ";", &save))
+				g_ptr_array_add(names, frame);
+			qsort(names->pdata, names->len, sizeof(gpointer), cmp_strings);
+			for (i = 0; i < names->len; i++)
+				if (i == 0 || strcmp(names->pdata[i], names->pdata[i - 1]) != 0)
+					cprof_dist_add(dist, names->pdata[i], stack->count);
+			free(copy);
+		}
+	}
+	g_ptr_array_free(names, TRUE);
+	return 0;
+}
+
+int cprof_profile_to_dist(struct cprof_profile *profile, const struct cprof_key_options *options,
+			  struct cprof_dist *dist, struct cprof_error *err)
+{
+	int status = 0;
+
+	switch (profile->format) {
+	case CPROF_FORMAT_FLAT:
+		if (profile->flat->by != dist->by || profile->flat->cum != dist->cum) {
+			if (options->by_given || dist->num_inputs > 0)
+				return cprof_error_set(err, "a flat keyed by %s%s, not by %s%s",
+						       cprof_by_name(profile->flat->by),
+						       profile->flat->cum ? " with --cum" : "",
+						       cprof_by_name(dist->by), dist->cum ? " with --cum" : "");
+			dist->by = profile->flat->by;
+			dist->cum = profile->flat->cum;
+		}
+		cprof_dist_merge(dist, profile->flat);
+		return 0;
+	case CPROF_FORMAT_FOLDED:
+		status = folded_to_dist(profile, options, dist, err);
+		break;
+	case CPROF_FORMAT_GPERF:
+		status = gperf_to_dist(profile, options, dist);
+		break;
+	}
+	if (status == 0)
+		dist->total += profile->total;
+	return status;
+}

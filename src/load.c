@@ -1,0 +1,102 @@
+/* load.c: the options and the reading every profile-reading program shares. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "load.h"
+
+void cprof_loader_init(struct cprof_loader *loader)
+{
+	memset(loader, 0, sizeof(*loader));
+	loader->key.by = CPROF_BY_FUNCTION;
+	loader->key.symbolize = true;
+	loader->key.inline_frames = true;
+	loader->symbol_dirs = g_ptr_array_new_with_free_func(free);
+}
+
+bool cprof_loader_option(struct cprof_loader *loader, int opt, const char *arg)
+{
+	int by;
+
+	switch (opt) {
+	case CPROF_OPT_BINARY:
+		loader->binary = arg;
+		return true;
+	case CPROF_OPT_BY:
+		by = cprof_by_parse(arg);
+		if (by < 0)
+			cprof_die("--by: unknown key '%s' (function, dso, line, address or stack)", arg);
+		loader->key.by = (enum cprof_by)by;
+		loader->key.by_given = true;
+		return true;
+	case CPROF_OPT_CUM:
+		loader->key.cum = true;
+		loader->key.by_given = true;
+		return true;
+	case CPROF_OPT_NO_INLINE:
+		loader->key.inline_frames = false;
+		return true;
+	case CPROF_OPT_NO_SYMBOLIZE:
+		loader->key.symbolize = false;
+		return true;
+	case CPROF_OPT_SYMBOLS:
+		g_ptr_array_add(loader->symbol_dirs, cprof_xstrdup(arg));
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Creates the symbolizer on first need: --symbols directories first, then
+ * those of CPROF_SYMBOL_PATH. */
+static void start_symbolizer(struct cprof_loader *loader)
+{
+	struct cprof_symbol_options options = { 0 };
+	const char *path = getenv("CPROF_SYMBOL_PATH");
+
+	if (loader->key.symbolizer || !loader->key.symbolize)
+		return;
+	if (path && *path) {
+		char **dirs = g_strsplit(path, ":", -1), **d;
+
+		for (d = dirs; *d; d++)
+			if (**d)
+				g_ptr_array_add(loader->symbol_dirs, cprof_xstrdup(*d));
+		g_strfreev(dirs);
+	}
+	options.symbol_dirs = (const char *const *)loader->symbol_dirs->pdata;
+	options.num_symbol_dirs = loader->symbol_dirs->len;
+	options.binary = loader->binary;
+	options.inline_frames = loader->key.inline_frames;
+	options.lines = loader->key.by == CPROF_BY_LINE;
+	loader->key.symbolizer = cprof_symbolizer_new(&options);
+}
+
+void cprof_loader_read(struct cprof_loader *loader, const char *name, struct cprof_dist **dist)
+{
+	struct cprof_error err = { { 0 }, 0 };
+	struct cprof_profile *profile;
+
+	profile = cprof_profile_read(name, &err);
+	if (!profile)
+		cprof_die_input(name, &err);
+	if (profile->replaced_utf8)
+		cprof_warn("%s: names that are not valid UTF-8 were replaced by U+FFFD", name);
+	if (profile->format == CPROF_FORMAT_GPERF &&
+	    (loader->key.by == CPROF_BY_FUNCTION || loader->key.by == CPROF_BY_LINE ||
+	     loader->key.by == CPROF_BY_STACK))
+		start_symbolizer(loader);
+	if (!*dist)
+		*dist = cprof_dist_new(loader->key.by, loader->key.cum);
+	if (cprof_profile_to_dist(profile, &loader->key, *dist, &err) < 0)
+		cprof_die_input(name, &err);
+	cprof_dist_note_input(*dist, name, profile->has_period, profile->period_us);
+	cprof_profile_free(profile);
+}
+
+void cprof_loader_free(struct cprof_loader *loader)
+{
+	cprof_symbolizer_free(loader->key.symbolizer);
+	g_ptr_array_free(loader->symbol_dirs, TRUE);
+}

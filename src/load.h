@@ -1,0 +1,51 @@
+/* load.h: the options and the reading every profile-reading program shares. */
+#ifndef CPROF_LOAD_H
+#define CPROF_LOAD_H
+
+#include <getopt.h>
+
+#include "cprof.h"
+
+enum {
+	CPROF_OPT_BY = 256,
+	CPROF_OPT_CUM,
+	CPROF_OPT_NO_SYMBOLIZE,
+	CPROF_OPT_NO_INLINE,
+	CPROF_OPT_SYMBOLS,
+	CPROF_OPT_BINARY,
+};
+
+/* getopt_long entries for the keying and symbol options. */
+#define CPROF_LOAD_LONG_OPTIONS                                                    \
+	{ "binary", required_argument, NULL, CPROF_OPT_BINARY },                   \
+	{ "by", required_argument, NULL, CPROF_OPT_BY },                           \
+	{ "no-inline", no_argument, NULL, CPROF_OPT_NO_INLINE },                   \
+	{ "no-symbolize", no_argument, NULL, CPROF_OPT_NO_SYMBOLIZE },             \
+	{ "symbols", required_argument, NULL, CPROF_OPT_SYMBOLS }
+
+/* The --cum entry, for the programs that take it. */
+#define CPROF_LOAD_CUM_OPTION { "cum", no_argument, NULL, CPROF_OPT_CUM }
+
+/* How a program turns its operands into distributions. */
+struct cprof_loader {
+	struct cprof_key_options key;
+	GPtrArray *symbol_dirs;        /* char *, owned */
+	const char *binary;
+};
+
+/* Sets the defaults: by function, inlines expanded, symbolizing. */
+void cprof_loader_init(struct cprof_loader *loader);
+
+/* Takes one option of CPROF_LOAD_LONG_OPTIONS; false when `opt` is not
+ * one.  Dies on a bad value, naming the option. */
+bool cprof_loader_option(struct cprof_loader *loader, int opt, const char *arg);
+
+/* Reads the input `name` and adds it to `dist` (which is created, keyed as
+ * the options say, when *dist is NULL).  Dies with the input's name and the
+ * place of the fault on any error. */
+void cprof_loader_read(struct cprof_loader *loader, const char *name, struct cprof_dist **dist);
+
+/* Frees what the loader holds. */
+void cprof_loader_free(struct cprof_loader *loader);
+
+#endif

@@ -1,0 +1,227 @@
+/* maps.c: the mapped-objects text that ends a gperftools profile. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cprof.h"
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static bool is_word(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       c == '_';
+}
+
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Parses hex digits at *p (at most 16), advancing it; false when none. */
+static bool parse_hex(const char **p, const char *end, uint64_t *out)
+{
+	const char *s = *p;
+	uint64_t value = 0;
+	int digits = 0, d;
+
+	while (s < end && (d = hex_digit(*s)) >= 0) {
+		if (++digits > 16)
+			return false;
+		value = value << 4 | (uint64_t)d;
+		s++;
+	}
+	if (digits == 0)
+		return false;
+	*p = s;
+	*out = value;
+	return true;
+}
+
+static bool skip_spaces(const char **p, const char *end)
+{
+	const char *s = *p;
+
+	while (s < end && is_space(*s))
+		s++;
+	if (s == *p)
+		return false;
+	*p = s;
+	return true;
+}
+
+/* Returns `line` with every "$build" that is followed by a non-word
+ * character (or ends the line) replaced by `build`; the caller frees it. */
+static char *expand_build(const char *line, size_t len, const char *build, size_t *out_len)
+{
+	static const char var[] = "$build";
+	size_t var_len = sizeof(var) - 1, build_len = strlen(build);
+	GString *out = g_string_sized_new(len + 16);
+	size_t i = 0;
+
+	while (i < len) {
+		if (len - i >= var_len && memcmp(line + i, var, var_len) == 0 &&
+		    (i + var_len == len || !is_word(line[i + var_len]))) {
+			g_string_append_len(out, build, (gssize)build_len);
+			i += var_len;
+		} else {
+			g_string_append_c(out, line[i]);
+			i++;
+		}
+	}
+	*out_len = out->len;
+	return g_string_free(out, FALSE);
+}
+
+static void add_mapping(struct cprof_maps *maps, uint64_t start, uint64_t end, uint64_t offset,
+			const char *path, size_t path_len)
+{
+	static const char deleted[] = " (deleted)";
+	size_t deleted_len = sizeof(deleted) - 1;
+	struct cprof_mapping *m;
+	char *slash;
+
+	if (path_len > deleted_len &&
+	    memcmp(path + path_len - deleted_len, deleted, deleted_len) == 0)
+		path_len -= deleted_len;
+	if (maps->count == maps->cap) {
+		maps->cap = maps->cap ? maps->cap * 2 : 16;
+		maps->mappings = cprof_xrealloc(maps->mappings, maps->cap * sizeof(*m));
+	}
+	m = &maps->mappings[maps->count++];
+	m->start = start;
+	m->end = end;
+	m->offset = offset;
+	m->path = g_strndup(path, path_len);
+	slash = strrchr(m->path, '/');
+	m->basename = slash && slash[1] ? slash + 1 : m->path;
+}
+
+void cprof_maps_add_line(struct cprof_maps *maps, const char *line, size_t len)
+{
+	const char *p, *end, *path;
+	uint64_t start, stop, offset, dev;
+	char *expanded = NULL;
+	size_t i, path_len;
+	bool executable = false;
+
+	p = line;
+	end = line + len;
+	while (p < end && is_space(*p))
+		p++;
+	if ((size_t)(end - p) >= 6 && memcmp(p, "build=", 6) == 0) {
+		const char *value = p + 6, *value_end = end;
+
+		while (value_end > value && is_space(value_end[-1]))
+			value_end--;
+		g_free(maps->build);
+		maps->build = g_strndup(value, (gsize)(value_end - value));
+		return;
+	}
+	if (maps->build && memchr(line, '$', len)) {
+		expanded = expand_build(line, len, maps->build, &len);
+		line = expanded;
+		p = line;
+		end = line + len;
+		while (p < end && is_space(*p))
+			p++;
+	}
+
+	/* start-end perms offset [dev inode] [path] */
+	if (!parse_hex(&p, end, &start) || p == end || *p++ != '-' || !parse_hex(&p, end, &stop) ||
+	    !skip_spaces(&p, end) || end - p < 4)
+		goto out;
+	for (i = 0; i < 4; i++) {
+		if (!strchr("-rwxps", p[i]))
+			goto out;
+		executable |= p[i] == 'x';
+	}
+	p += 4;
+	if (!skip_spaces(&p, end) || !parse_hex(&p, end, &offset))
+		goto out;
+	skip_spaces(&p, end);
+	path = p;
+	if (parse_hex(&p, end, &dev) && p < end && *p == ':') {
+		p++;
+		if (!parse_hex(&p, end, &dev) || !skip_spaces(&p, end))
+			goto out;
+		while (p < end && *p >= '0' && *p <= '9')
+			p++;
+		if (p < end && !is_space(*p))
+			goto out;
+		skip_spaces(&p, end);
+		path = p;
+	}
+	path_len = (size_t)(end - path);
+	while (path_len > 0 && is_space(path[path_len - 1]))
+		path_len--;
+	if (executable && stop > start)
+		add_mapping(maps, start, stop, offset, path, path_len);
+out:
+	g_free(expanded);
+}
+
+static int mapping_cmp(const void *a, const void *b)
+{
+	const struct cprof_mapping *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->end < y->end ? -1 : x->end > y->end;
+}
+
+void cprof_maps_finish(struct cprof_maps *maps)
+{
+	size_t i;
+
+	for (i = 0; i < maps->count && !maps->main_path; i++) {
+		const struct cprof_mapping *m = &maps->mappings[i];
+
+		if (m->path[0] && m->path[0] != '[' && !strstr(m->basename, ".so"))
+			maps->main_path = g_strdup(m->path);
+	}
+	if (maps->count > 1)
+		qsort(maps->mappings, maps->count, sizeof(*maps->mappings), mapping_cmp);
+}
+
+const struct cprof_mapping *cprof_maps_find(const struct cprof_maps *maps, uint64_t addr)
+{
+	size_t lo = 0, hi = maps->count;
+
+	/* The last mapping starting at or below addr. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (maps->mappings[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	if (addr < maps->mappings[lo - 1].end)
+		return &maps->mappings[lo - 1];
+	return NULL;
+}
+
+void cprof_maps_clear(struct cprof_maps *maps)
+{
+	size_t i;
+
+	for (i = 0; i < maps->count; i++)
+		g_free(maps->mappings[i].path);
+	free(maps->mappings);
+	g_free(maps->build);
+	g_free(maps->main_path);
+	memset(maps, 0, sizeof(*maps));
+}

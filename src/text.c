@@ -1,0 +1,51 @@
+/* text.c: the tables printed for people by --text. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "cprof.h"
+
+void cprof_text_flat(struct cprof_dist *dist, size_t top)
+{
+	size_t n = dist->entries->len, i;
+	uint64_t shown = 0;
+	double total = (double)dist->total;
+
+	cprof_dist_sort(dist);
+	if (top > 0 && top < n)
+		n = top;
+	printf("by %s%s, %" PRIu64 " samples", cprof_by_name(dist->by), dist->cum ? " (cum)" : "",
+	       dist->total);
+	if (dist->has_period)
+		printf(", period %" PRIu64 " us", dist->period_us);
+	printf("\n%12s %8s %8s  %s\n", "count", "p%", "sum%", "key");
+	for (i = 0; i < n; i++) {
+		const struct cprof_entry *entry = g_ptr_array_index(dist->entries, i);
+		double p = total > 0 ? 100.0 * (double)entry->count / total : 0.0;
+
+		shown += entry->count;
+		if (dist->cum)
+			printf("%12" PRIu64 " %7.2f%% %8s  %s\n", entry->count, p, "-", entry->key);
+		else
+			printf("%12" PRIu64 " %7.2f%% %7.2f%%  %s\n", entry->count, p,
+			       total > 0 ? 100.0 * (double)shown / total : 0.0, entry->key);
+	}
+	if (!dist->cum && dist->total > shown)
+		printf("%12" PRIu64 " %7.2f%% %7.2f%%  (other)\n", dist->total - shown,
+		       100.0 * (double)(dist->total - shown) / total, 100.0);
+}
+
+void cprof_folded_flat(struct cprof_dist *dist, size_t top)
+{
+	size_t n = dist->entries->len, i;
+
+	cprof_dist_sort(dist);
+	if (top > 0 && top < n)
+		n = top;
+	for (i = 0; i < n; i++) {
+		const struct cprof_entry *entry = g_ptr_array_index(dist->entries, i);
+
+		printf("%s %" PRIu64 "\n", entry->key, entry->count);
+	}
+}

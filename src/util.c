@@ -1,0 +1,223 @@
+/* util.c: messages, checked allocation and number parsing. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cprof.h"
+
+const char *cprof_progname = "cprof";
+
+void cprof_set_progname(const char *argv0)
+{
+	const char *slash = argv0 ? strrchr(argv0, '/') : NULL;
+
+	if (argv0 && *argv0)
+		cprof_progname = slash ? slash + 1 : argv0;
+}
+
+int cprof_error_set(struct cprof_error *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && err->text[0] == '\0') {
+		va_start(ap, fmt);
+		vsnprintf(err->text, sizeof(err->text), fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+static void vwarn(const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s: ", cprof_progname);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void cprof_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(fmt, ap);
+	va_end(ap);
+}
+
+void cprof_die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(fmt, ap);
+	va_end(ap);
+	exit(EXIT_TROUBLE);
+}
+
+void cprof_die_input(const char *source, const struct cprof_error *err)
+{
+	const char *text = err->text[0] ? err->text : "unknown error";
+
+	if (err->line)
+		cprof_die("%s:%llu: %s", source, err->line, text);
+	cprof_die("%s: %s", source, text);
+}
+
+void *cprof_xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+
+	if (!p)
+		cprof_die("out of memory");
+	return p;
+}
+
+void *cprof_xcalloc(size_t count, size_t size)
+{
+	void *p = calloc(count ? count : 1, size ? size : 1);
+
+	if (!p)
+		cprof_die("out of memory");
+	return p;
+}
+
+void *cprof_xrealloc(void *ptr, size_t size)
+{
+	void *p = realloc(ptr, size ? size : 1);
+
+	if (!p)
+		cprof_die("out of memory");
+	return p;
+}
+
+char *cprof_xstrdup(const char *s)
+{
+	char *p = strdup(s);
+
+	if (!p)
+		cprof_die("out of memory");
+	return p;
+}
+
+bool cprof_parse_u64(const char *s, uint64_t *out)
+{
+	unsigned long long value;
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	value = strtoull(s, &end, 10);
+	if (errno || *end != '\0')
+		return false;
+	*out = value;
+	return true;
+}
+
+bool cprof_parse_double(const char *s, double *out)
+{
+	double value;
+	char *end;
+
+	if (!s || *s == '\0')
+		return false;
+	errno = 0;
+	value = strtod(s, &end);
+	if (errno || *end != '\0' || !isfinite(value))
+		return false;
+	*out = value;
+	return true;
+}
+
+uint64_t cprof_option_u64(const char *option, const char *arg)
+{
+	uint64_t value;
+
+	if (!cprof_parse_u64(arg, &value))
+		cprof_die("%s: not a whole number: '%s'", option, arg);
+	return value;
+}
+
+double cprof_option_double(const char *option, const char *arg)
+{
+	double value;
+
+	if (!cprof_parse_double(arg, &value))
+		cprof_die("%s: not a number: '%s'", option, arg);
+	return value;
+}
+
+int cprof_finish_output(int status)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		if (errno != EPIPE)
+			cprof_warn("write error on standard output: %s", strerror(errno));
+		return EXIT_TROUBLE;
+	}
+	return status;
+}
+
+void cprof_print_version(void)
+{
+	printf("%s (%s) %s\n", cprof_progname, PACKAGE_NAME, PACKAGE_VERSION);
+	exit(cprof_finish_output(EXIT_OK));
+}
+
+/* Length of the valid UTF-8 sequence at s (at most len bytes), or 0. */
+static size_t utf8_sequence(const unsigned char *s, size_t len)
+{
+	size_t need, i;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		need = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		need = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		need = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (len < need)
+		return 0;
+	for (i = 1; i < need; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((need == 3 && cp < 0x800) || (need == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return need;
+}
+
+char *cprof_utf8_sanitize(const char *s, size_t len, bool *replaced)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	char *out, *o;
+	size_t i = 0, n;
+
+	/* Each bad byte becomes three, so 3 * len + 1 always suffices. */
+	out = cprof_xmalloc(3 * len + 1);
+	o = out;
+	while (i < len) {
+		n = p[i] ? utf8_sequence(p + i, len - i) : 0;
+		if (n == 0) {
+			memcpy(o, "\xef\xbf\xbd", 3);
+			o += 3;
+			i++;
+			if (replaced)
+				*replaced = true;
+			continue;
+		}
+		memcpy(o, p + i, n);
+		o += n;
+		i += n;
+	}
+	*o = '\0';
+	return out;
+}

@@ -1,0 +1,146 @@
+/* gen-profile: writes a gperftools CPU profile from a line-by-line spec on
+ * standard input, so that tests get exact, hand-checkable files of every
+ * width, byte order and defect.
+ *
+ *   layout 64le|64be|32le|32be   slot width and byte order (default 64le)
+ *   header [SLOT ...]            header slots; alone: 0 3 0 PERIOD 0
+ *   period N                     the period the bare header writes (1000)
+ *   record COUNT PC ...          a record; num_pcs is the number of PCs
+ *   repeat N COUNT PC ...        the same record N times
+ *   raw SLOT ...                 slots written as they are
+ *   trailer                      0 1 0
+ *   text REST                    REST and a newline, verbatim
+ *   textn REST                   REST without a newline
+ *   bytes HEX ...                raw bytes
+ *   truncate N                   cut the whole output to N bytes
+ *
+ * Numbers are decimal or 0x-prefixed hex; '#' starts a comment line. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static unsigned width = 8;
+static int big_endian;
+static unsigned char *out;
+static size_t out_len, out_cap;
+
+static void emit_byte(unsigned char b)
+{
+	if (out_len == out_cap) {
+		out_cap = out_cap ? 2 * out_cap : 4096;
+		out = realloc(out, out_cap);
+		if (!out) {
+			perror("gen-profile");
+			exit(2);
+		}
+	}
+	out[out_len++] = b;
+}
+
+static void emit_slot(uint64_t v)
+{
+	unsigned i;
+
+	for (i = 0; i < width; i++) {
+		unsigned shift = big_endian ? 8 * (width - 1 - i) : 8 * i;
+
+		emit_byte((unsigned char)(v >> shift));
+	}
+}
+
+static uint64_t number(const char *s, unsigned line)
+{
+	char *end;
+	uint64_t v;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || *end) {
+		fprintf(stderr, "gen-profile: line %u: bad number '%s'\n", line, s);
+		exit(2);
+	}
+	return v;
+}
+
+int main(void)
+{
+	char buf[65536], *word, *save, *rest;
+	uint64_t period = 1000, truncate_at = UINT64_MAX, slots[4096];
+	unsigned line = 0;
+	size_t n, i;
+
+	while (fgets(buf, sizeof(buf), stdin)) {
+		line++;
+		buf[strcspn(buf, "\n")] = '\0';
+		if (buf[0] == '#' || buf[0] == '\0')
+			continue;
+		rest = strchr(buf, ' ');
+		rest = rest ? rest + 1 : buf + strlen(buf);
+		if (strncmp(buf, "text ", 5) == 0 || strcmp(buf, "text") == 0 ||
+		    strncmp(buf, "textn ", 6) == 0) {
+			for (i = 0; rest[i]; i++)
+				emit_byte((unsigned char)rest[i]);
+			if (buf[4] != 'n')
+				emit_byte('\n');
+			continue;
+		}
+		word = strtok_r(buf, " \t", &save);
+		n = 0;
+		for (char *w = strtok_r(NULL, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+			if (n == sizeof(slots) / sizeof(slots[0])) {
+				fprintf(stderr, "gen-profile: line %u: too many numbers\n", line);
+				return 2;
+			}
+			slots[n++] = number(w, line);
+		}
+		if (strcmp(word, "layout") == 0) {
+			const char *l = rest;
+
+			width = l[0] == '3' ? 4 : 8;
+			big_endian = strstr(l, "be") != NULL;
+		} else if (strcmp(word, "period") == 0 && n == 1) {
+			period = slots[0];
+		} else if (strcmp(word, "header") == 0) {
+			if (n == 0) {
+				emit_slot(0), emit_slot(3), emit_slot(0), emit_slot(period), emit_slot(0);
+			}
+			for (i = 0; i < n; i++)
+				emit_slot(slots[i]);
+		} else if (strcmp(word, "record") == 0 && n >= 1) {
+			emit_slot(slots[0]);
+			emit_slot(n - 1);
+			for (i = 1; i < n; i++)
+				emit_slot(slots[i]);
+		} else if (strcmp(word, "repeat") == 0 && n >= 2) {
+			for (uint64_t r = 0; r < slots[0]; r++) {
+				emit_slot(slots[1]);
+				emit_slot(n - 2);
+				for (i = 2; i < n; i++)
+					emit_slot(slots[i]);
+			}
+		} else if (strcmp(word, "raw") == 0) {
+			for (i = 0; i < n; i++)
+				emit_slot(slots[i]);
+		} else if (strcmp(word, "trailer") == 0) {
+			emit_slot(0), emit_slot(1), emit_slot(0);
+		} else if (strcmp(word, "bytes") == 0) {
+			for (i = 0; i < n; i++)
+				emit_byte((unsigned char)slots[i]);
+		} else if (strcmp(word, "truncate") == 0 && n == 1) {
+			truncate_at = slots[0];
+		} else {
+			fprintf(stderr, "gen-profile: line %u: unknown directive '%s'\n", line, word);
+			return 2;
+		}
+	}
+	if (truncate_at < out_len)
+		out_len = (size_t)truncate_at;
+	if (out_len && fwrite(out, 1, out_len, stdout) != out_len) {
+		perror("gen-profile");
+		return 2;
+	}
+	free(out);
+	return fflush(stdout) ? 2 : 0;
+}
