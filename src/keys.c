@@ -20,7 +20,8 @@ struct keyer {
 	const struct cprof_maps *maps;
 	GHashTable *cache;     /* &frames->addr -> struct frames * */
 	GStringChunk *strings;
-	GString *scratch;
+	GString *scratch;      /* formatting one name */
+	GString *stack_key;    /* --by=stack: the key being joined */
 	const char **names;    /* --cum: the names of one stack */
 	size_t names_cap;
 };
@@ -167,16 +168,16 @@ static void add_stack(struct keyer *k, const struct cprof_stack *stack, struct c
 	uint32_t i, j;
 
 	if (k->options->by == CPROF_BY_STACK) {
-		g_string_truncate(k->scratch, 0);
+		g_string_truncate(k->stack_key, 0);
 		for (i = stack->depth; i-- > 0;) {
 			f = resolve(k, i == 0 ? stack->pcs[i] : stack->pcs[i] - 1);
 			for (j = f->count; j-- > 0;) {
-				if (k->scratch->len)
-					g_string_append_c(k->scratch, ';');
-				g_string_append(k->scratch, f->names[j]);
+				if (k->stack_key->len)
+					g_string_append_c(k->stack_key, ';');
+				g_string_append(k->stack_key, f->names[j]);
 			}
 		}
-		cprof_dist_add(dist, k->scratch->str, stack->count);
+		cprof_dist_add(dist, k->stack_key->str, stack->count);
 		return;
 	}
 	if (!k->options->cum) {
@@ -201,6 +202,7 @@ static int gperf_to_dist(struct cprof_profile *profile, const struct cprof_key_o
 		.cache = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, g_free),
 		.strings = g_string_chunk_new(1 << 16),
 		.scratch = g_string_sized_new(256),
+		.stack_key = g_string_sized_new(256),
 	};
 	GHashTableIter iter;
 	gpointer stack;
@@ -211,6 +213,7 @@ static int gperf_to_dist(struct cprof_profile *profile, const struct cprof_key_o
 	g_hash_table_destroy(k.cache);
 	g_string_chunk_free(k.strings);
 	g_string_free(k.scratch, TRUE);
+	g_string_free(k.stack_key, TRUE);
 	free(k.names);
 	return 0;
 }

@@ -86,6 +86,11 @@ int main(void)
 				emit_byte('\n');
 			continue;
 		}
+		if (strncmp(buf, "layout ", 7) == 0) {
+			width = rest[0] == '3' ? 4 : 8;
+			big_endian = strstr(rest, "be") != NULL;
+			continue;
+		}
 		word = strtok_r(buf, " \t", &save);
 		n = 0;
 		for (char *w = strtok_r(NULL, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
@@ -95,12 +100,7 @@ int main(void)
 			}
 			slots[n++] = number(w, line);
 		}
-		if (strcmp(word, "layout") == 0) {
-			const char *l = rest;
-
-			width = l[0] == '3' ? 4 : 8;
-			big_endian = strstr(l, "be") != NULL;
-		} else if (strcmp(word, "period") == 0 && n == 1) {
+		if (strcmp(word, "period") == 0 && n == 1) {
 			period = slots[0];
 		} else if (strcmp(word, "header") == 0) {
 			if (n == 0) {
