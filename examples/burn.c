@@ -4,9 +4,10 @@
  *   burn MILLISECONDS NAME=WEIGHT ...
  *
  * NAME is hot, warm, cold (plain loops in this file) or sin (calls into
- * libm).  Each round gives every named function WEIGHT tenths of a
- * millisecond of CPU time, measured with CLOCK_PROCESS_CPUTIME_ID, until
- * MILLISECONDS of CPU time are spent. */
+ * libm).  Each round gives every named function WEIGHT milliseconds of CPU
+ * time, measured with CLOCK_PROCESS_CPUTIME_ID, all scaled by one random
+ * factor between 0.5 and 1.5 (so that the rounds do not beat with the
+ * profiler's timer ticks), until MILLISECONDS of CPU time are spent. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,11 +90,15 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		plan[n].fn = known[j].fn;
-		plan[n++].weight = atof(eq + 1) / 10.0;
+		plan[n++].weight = atof(eq + 1);
 	}
+	srand(1);
 	end = cpu_ms() + total;
-	while (cpu_ms() < end)
+	while (cpu_ms() < end) {
+		double scale = 0.5 + (double)(rand() % 1000) / 1000.0;
+
 		for (i = 0; i < n; i++)
-			plan[i].fn(cpu_ms() + plan[i].weight);
+			plan[i].fn(cpu_ms() + plan[i].weight * scale);
+	}
 	return 0;
 }
