@@ -44,13 +44,9 @@ static const char *internf(struct keyer *k, const char *fmt, ...)
 	return intern(k, k->scratch->str);
 }
 
-/* The name of a mapped file as a key: "[libm.so.6]", or "[vdso]" as is. */
+/* The name of a mapped file as a key: "[libm.so.6]", "[[vdso]]". */
 static const char *bracketed(struct keyer *k, const struct cprof_mapping *m)
 {
-	size_t len = strlen(m->basename);
-
-	if (len >= 2 && m->basename[0] == '[' && m->basename[len - 1] == ']')
-		return intern(k, m->basename);
 	return internf(k, "[%s]", m->basename);
 }
 

@@ -14,7 +14,8 @@ build_burn() {
 profile() {
 	name=$1 out=$2
 	shift 2
-	CPUPROFILE=$out CPUPROFILE_FREQUENCY=1000 "./$name" "$@" 2>/dev/null
+	CPUPROFILE=$out CPUPROFILE_FREQUENCY=1000 "./$name" "$@" 2>profile.err ||
+		fail "$name failed: $(cat profile.err)"
 	[ -s "$out" ] || fail "libprofiler wrote no profile $out"
 }
 
@@ -46,4 +47,24 @@ count_in_range() {
 		fi
 	done <"$1"
 	echo "$sum"
+}
+
+# build_sym DIR [CFLAGS...]: builds tests/progs/sym.c and its own shared
+# library libspin.so into DIR, with DWARF.
+build_sym() {
+	dir=$1
+	shift
+	case $dir in /*) ;; *) dir=$PWD/$dir ;; esac
+	mkdir -p "$dir"
+	${CC:-cc} -O2 -g -fPIC -shared -I"$abs_srcdir/tests/progs" -o "$dir/libspin.so" \
+		"$abs_srcdir/tests/progs/libspin.c"
+	${CC:-cc} -O2 -g "$@" -I"$abs_srcdir/tests/progs" -o "$dir/sym" \
+		"$abs_srcdir/tests/progs/sym.c" -L"$dir" -lspin -Wl,-rpath,"$dir" -lm \
+		-Wl,--no-as-needed -lprofiler -Wl,--as-needed
+}
+
+# share FOLDED KEY: the count of KEY in a --folded listing (0 if absent).
+count_of() {
+	awk -v k="$2" '{ c = $NF; sub(/ [0-9]+$/, ""); if ($0 == k) { print c; found = 1 } }
+		END { if (!found) print 0 }' "$1"
 }
