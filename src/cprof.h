@@ -184,9 +184,10 @@ enum cprof_format {
 /* A distinct call chain of a binary profile and its summed count. */
 struct cprof_stack {
 	uint64_t count;
-	guint hash;
+	const uint64_t *pcs;   /* leaf first, as in the file: points to storage */
+	uint64_t hash;
 	uint32_t depth;
-	uint64_t pcs[];        /* leaf first, as in the file */
+	uint64_t storage[];
 };
 
 /* A distinct folded stack ("root;...;leaf") and its summed count. */
@@ -206,7 +207,7 @@ struct cprof_profile {
 	bool has_period;
 	uint64_t period_us;
 	uint64_t total;        /* samples */
-	GHashTable *stacks;    /* binary: set of struct cprof_stack */
+	GPtrArray *stacks;     /* binary: struct cprof_stack *, distinct, owned */
 	GHashTable *folded;    /* folded: set of struct cprof_folded_stack */
 	struct cprof_maps maps;
 	struct cprof_dist *flat;       /* flat JSON */

@@ -200,12 +200,10 @@ static int gperf_to_dist(struct cprof_profile *profile, const struct cprof_key_o
 		.scratch = g_string_sized_new(256),
 		.stack_key = g_string_sized_new(256),
 	};
-	GHashTableIter iter;
-	gpointer stack;
+	guint i;
 
-	g_hash_table_iter_init(&iter, profile->stacks);
-	while (g_hash_table_iter_next(&iter, &stack, NULL))
-		add_stack(&k, stack, dist);
+	for (i = 0; i < profile->stacks->len; i++)
+		add_stack(&k, g_ptr_array_index(profile->stacks, i), dist);
 	g_hash_table_destroy(k.cache);
 	g_string_chunk_free(k.strings);
 	g_string_free(k.scratch, TRUE);

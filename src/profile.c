@@ -77,7 +77,7 @@ void cprof_profile_free(struct cprof_profile *profile)
 	if (!profile)
 		return;
 	if (profile->stacks)
-		g_hash_table_destroy(profile->stacks);
+		g_ptr_array_free(profile->stacks, TRUE);
 	if (profile->folded)
 		g_hash_table_destroy(profile->folded);
 	cprof_maps_clear(&profile->maps);
