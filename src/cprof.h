@@ -39,7 +39,9 @@ struct cprof_error {
 
 extern const char *cprof_progname;
 
-/* Sets the name messages are prefixed with, from argv[0]. */
+/* Sets the name messages are prefixed with, from argv[0], and ignores
+ * SIGPIPE so that a closed standard output ends the program with status 2
+ * rather than a signal.  Every main() calls it first. */
 void cprof_set_progname(const char *argv0);
 
 /* Records a formatted message in `err` unless it already holds one; always

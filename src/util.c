@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,9 @@ void cprof_set_progname(const char *argv0)
 {
 	const char *slash = argv0 ? strrchr(argv0, '/') : NULL;
 
+	/* A closed pipe then shows as EPIPE at cprof_finish_output: status 2,
+	 * no message, instead of a death by signal. */
+	signal(SIGPIPE, SIG_IGN);
 	if (argv0 && *argv0)
 		cprof_progname = slash ? slash + 1 : argv0;
 }
