@@ -148,7 +148,7 @@ struct cprof_mapping {
 	uint64_t start;        /* first address */
 	uint64_t end;          /* one past the last */
 	uint64_t offset;       /* file offset of `start` */
-	char *path;            /* owned; "" for an anonymous mapping */
+	char *path;            /* owned, valid UTF-8; "" for an anonymous mapping */
 	const char *basename;  /* points into path */
 };
 
@@ -158,6 +158,7 @@ struct cprof_maps {
 	size_t cap;
 	char *build;           /* the last build= path, owned */
 	char *main_path;       /* the main executable's path, or NULL; owned */
+	bool replaced_utf8;    /* a path was not valid UTF-8 (see mappings) */
 };
 
 /* Parses one line of the mapped-objects text into `maps`; lines it does not

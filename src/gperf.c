@@ -308,6 +308,7 @@ static int read_maps(struct cprof_input *in, struct cprof_profile *profile,
 	if (err->text[0])
 		return -1;
 	cprof_maps_finish(&profile->maps);
+	profile->replaced_utf8 |= profile->maps.replaced_utf8;
 	return 0;
 }
 

@@ -102,7 +102,7 @@ static void add_mapping(struct cprof_maps *maps, uint64_t start, uint64_t end, u
 	m->start = start;
 	m->end = end;
 	m->offset = offset;
-	m->path = g_strndup(path, path_len);
+	m->path = cprof_utf8_sanitize(path, path_len, &maps->replaced_utf8);
 	slash = strrchr(m->path, '/');
 	m->basename = slash && slash[1] ? slash + 1 : m->path;
 }
@@ -219,7 +219,7 @@ void cprof_maps_clear(struct cprof_maps *maps)
 	size_t i;
 
 	for (i = 0; i < maps->count; i++)
-		g_free(maps->mappings[i].path);
+		free(maps->mappings[i].path);
 	free(maps->mappings);
 	g_free(maps->build);
 	g_free(maps->main_path);

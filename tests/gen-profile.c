@@ -15,6 +15,7 @@
  *   truncate N                   cut the whole output to N bytes
  *
  * Numbers are decimal or 0x-prefixed hex; '#' starts a comment line. */
+#define _GNU_SOURCE 1
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -66,12 +67,12 @@ static uint64_t number(const char *s, unsigned line)
 
 int main(void)
 {
-	char buf[65536], *word, *save, *rest;
-	uint64_t period = 1000, truncate_at = UINT64_MAX, slots[4096];
+	char *buf = NULL, *word, *save, *rest;
+	uint64_t period = 1000, truncate_at = UINT64_MAX, *slots = NULL;
+	size_t n, i, buf_cap = 0, slots_cap = 0;
 	unsigned line = 0;
-	size_t n, i;
 
-	while (fgets(buf, sizeof(buf), stdin)) {
+	while (getline(&buf, &buf_cap, stdin) > 0) {
 		line++;
 		buf[strcspn(buf, "\n")] = '\0';
 		if (buf[0] == '#' || buf[0] == '\0')
@@ -94,9 +95,13 @@ int main(void)
 		word = strtok_r(buf, " \t", &save);
 		n = 0;
 		for (char *w = strtok_r(NULL, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
-			if (n == sizeof(slots) / sizeof(slots[0])) {
-				fprintf(stderr, "gen-profile: line %u: too many numbers\n", line);
-				return 2;
+			if (n == slots_cap) {
+				slots_cap = slots_cap ? 2 * slots_cap : 1024;
+				slots = realloc(slots, slots_cap * sizeof(*slots));
+				if (!slots) {
+					perror("gen-profile");
+					return 2;
+				}
 			}
 			slots[n++] = number(w, line);
 		}
@@ -142,5 +147,7 @@ int main(void)
 		return 2;
 	}
 	free(out);
+	free(slots);
+	free(buf);
 	return fflush(stdout) ? 2 : 0;
 }
