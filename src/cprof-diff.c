@@ -1,0 +1,214 @@
+/* cprof-diff: the Manhattan distance of the top-k entries of two profiles,
+ * entry by entry. */
+#include "config.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "load.h"
+#include "stats.h"
+
+enum { OPT_FAIL_ABOVE = 512, OPT_KEYS };
+
+static void usage(void)
+{
+	printf("usage: %s [-chtV] [-k N] [--keys union|a] [--fail-above T] [--by=KEY] [--cum]\n"
+	       "       [--no-symbolize] [--no-inline] [--symbols DIR] [--binary FILE] A B\n"
+	       "Print the Manhattan distance of the top-k entries of two profiles.\n"
+	       "  -k N            compare the top N keys (default 10; 0: every key)\n"
+	       "  --keys K        union (the top N of A and of B, the default) or a\n"
+	       "  --fail-above T  exit 1 when the distance is above T\n"
+	       "  --by=KEY        function (default), dso, line, address or stack\n"
+	       "  --cum           count each key once in every sample holding it\n"
+	       "  -c, --compact   JSON on one line\n"
+	       "  -t, --text      an aligned table instead of JSON\n"
+	       "  --no-symbolize  key every PC as if no symbol were found\n"
+	       "  --no-inline     keep the enclosing symbol of inlined code\n"
+	       "  --symbols DIR   look for binaries and debug files in DIR too\n"
+	       "  --binary FILE   symbolize the main executable from FILE\n"
+	       "  -h, --help      this help;  -V, --version  the version\n",
+	       cprof_progname);
+	exit(cprof_finish_output(EXIT_OK));
+}
+
+/* Dies with getopt_long's complaint about argv[optind - 1] on one line. */
+static void bad_option(int opt, char **argv)
+{
+	const char *word = argv[optind - 1];
+	int len = (int)strcspn(word, "=");
+	bool is_long = strncmp(word, "--", 2) == 0;
+
+	if (opt == ':' && is_long)
+		cprof_die("option '%.*s' needs an argument (see --help)", len, word);
+	if (opt == ':')
+		cprof_die("option '-%c' needs an argument (see --help)", optopt);
+	if (optopt == 0)
+		cprof_die("unknown or ambiguous option '%.*s' (see --help)", len, word);
+	if (is_long)
+		cprof_die("option '%.*s' takes no argument (see --help)", len, word);
+	cprof_die("unknown option '-%c' (see --help)", optopt);
+}
+
+static void print_side(const char *name, const char *source, uint64_t total, const double *entropy)
+{
+	printf("%s: %s, %" PRIu64 " samples, ", name, source, total);
+	if (entropy)
+		printf("entropy %.6f bits\n", *entropy);
+	else
+		printf("entropy undefined (--cum)\n");
+}
+
+static void print_text(const char *const sources[2], const struct cprof_dist *a,
+		       const struct cprof_dist *b, size_t k, enum cprof_keys keys,
+		       const struct cprof_diff *diff, const double *entropy_a,
+		       const double *entropy_b)
+{
+	size_t i;
+
+	print_side("a", sources[0], a->total, entropy_a);
+	print_side("b", sources[1], b->total, entropy_b);
+	printf("by %s%s, ", cprof_by_name(a->by), a->cum ? " (cum)" : "");
+	if (k == 0)
+		printf("every key of %s", keys == CPROF_KEYS_A ? "a" : "a and b");
+	else
+		printf("the top %zu of %s", k, keys == CPROF_KEYS_A ? "a" : "a and of b");
+	printf(": manhattan %.6f over %zu keys\n", diff->manhattan, diff->count);
+	printf("%8s %8s %8s %10s %10s  %s\n", "p_a%", "p_b%", "delta%", "count_a", "count_b", "key");
+	for (i = 0; i < diff->count; i++) {
+		const struct cprof_diff_entry *e = &diff->entries[i];
+
+		printf("%8.2f %8.2f %+8.2f %10" PRIu64 " %10" PRIu64 "  %s\n", 100.0 * e->p_a,
+		       100.0 * e->p_b, 100.0 * e->delta, e->count_a, e->count_b, e->key);
+	}
+}
+
+/* The entropy of `dist` in bits into *out, or NULL for a cumulative one. */
+static const double *entropy_of(struct cprof_dist *dist, double *out)
+{
+	struct cprof_entropy entropy;
+	struct cprof_error err = { { 0 }, 0 };
+
+	if (cprof_entropy_compute(dist, CPROF_BASE_2, &entropy, &err) < 0)
+		return NULL;
+	*out = entropy.entropy;
+	return out;
+}
+
+/* Warns when compared keys are missing from a truncated flat. */
+static void warn_unknown(const char *source, const struct cprof_dist *dist, size_t unknown)
+{
+	if (unknown > 0)
+		cprof_warn("%s: %zu compared keys are not among the entries of this truncated "
+			   "flat (other: %" PRIu64 " samples); their p is taken as 0",
+			   source, unknown, cprof_dist_other(dist));
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option options[] = {
+		CPROF_LOAD_LONG_OPTIONS,
+		CPROF_LOAD_CUM_OPTION,
+		{ "compact", no_argument, NULL, 'c' },
+		{ "fail-above", required_argument, NULL, OPT_FAIL_ABOVE },
+		{ "help", no_argument, NULL, 'h' },
+		{ "keys", required_argument, NULL, OPT_KEYS },
+		{ "text", no_argument, NULL, 't' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct cprof_loader loader;
+	struct cprof_dist *a = NULL, *b = NULL;
+	struct cprof_diff *diff;
+	const char *sources[2];
+	const double *entropy_a, *entropy_b;
+	enum cprof_keys keys = CPROF_KEYS_UNION;
+	bool compact = false, text = false, fail = false;
+	double fail_above = 0.0, entropy_values[2];
+	uint64_t k = 10;
+	int opt, parsed, status;
+
+	cprof_set_progname(argv[0]);
+	cprof_loader_init(&loader);
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":chk:tV", options, NULL)) != -1) {
+		if (cprof_loader_option(&loader, opt, optarg))
+			continue;
+		switch (opt) {
+		case 'c':
+			compact = true;
+			break;
+		case 'h':
+			usage();
+			break;
+		case 'k':
+			k = cprof_option_u64("-k", optarg);
+			if (k > SIZE_MAX)
+				cprof_die("-k: too large: '%s'", optarg);
+			break;
+		case 't':
+			text = true;
+			break;
+		case 'V':
+			cprof_print_version();
+			break;
+		case OPT_FAIL_ABOVE:
+			fail_above = cprof_option_double("--fail-above", optarg);
+			if (fail_above < 0)
+				cprof_die("--fail-above: must not be negative: '%s'", optarg);
+			fail = true;
+			break;
+		case OPT_KEYS:
+			parsed = cprof_keys_parse(optarg);
+			if (parsed < 0)
+				cprof_die("--keys: must be union or a, not '%s'", optarg);
+			keys = (enum cprof_keys)parsed;
+			break;
+		default:
+			bad_option(opt, argv);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc != 2)
+		cprof_die("two inputs needed, A and B, not %d (see --help)", argc);
+	if (strcmp(argv[0], "-") == 0 && strcmp(argv[1], "-") == 0)
+		cprof_die("standard input (-) can be read only once");
+	sources[0] = argv[0];
+	sources[1] = argv[1];
+
+	cprof_loader_read(&loader, sources[0], &a);
+	/* B is keyed as A: a flat JSON A sets the keying of a raw B, and a flat
+	 * B keyed otherwise is an error. */
+	loader.key.by = a->by;
+	loader.key.cum = a->cum;
+	loader.key.by_given = true;
+	cprof_loader_read(&loader, sources[1], &b);
+	if (a->by != b->by || a->cum != b->cum)
+		cprof_die("%s: keyed by %s%s, but %s by %s%s", sources[1], cprof_by_name(b->by),
+			  b->cum ? " with --cum" : "", sources[0], cprof_by_name(a->by),
+			  a->cum ? " with --cum" : "");
+	if (a->total == 0)
+		cprof_die("%s: no samples to compare", sources[0]);
+	if (b->total == 0)
+		cprof_die("%s: no samples to compare", sources[1]);
+
+	diff = cprof_diff_compute(a, b, (size_t)k, keys);
+	entropy_a = entropy_of(a, &entropy_values[0]);
+	entropy_b = entropy_of(b, &entropy_values[1]);
+	warn_unknown(sources[0], a, diff->unknown_a);
+	warn_unknown(sources[1], b, diff->unknown_b);
+	if (text)
+		print_text(sources, a, b, (size_t)k, keys, diff, entropy_a, entropy_b);
+	else
+		cprof_json_print(cprof_json_diff(sources[0], sources[1], a->by, (size_t)k, keys,
+						 diff, a->total, b->total, entropy_a, entropy_b),
+				 compact);
+	status = fail && diff->manhattan > fail_above ? EXIT_VERDICT : EXIT_OK;
+	cprof_diff_free(diff);
+	cprof_dist_free(a);
+	cprof_dist_free(b);
+	cprof_loader_free(&loader);
+	return cprof_finish_output(status);
+}

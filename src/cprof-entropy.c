@@ -1,0 +1,194 @@
+/* cprof-entropy: the Shannon entropy of profiles, and its stability over
+ * several. */
+#include "config.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "load.h"
+#include "stats.h"
+
+enum { OPT_BASE = 512 };
+
+static void usage(void)
+{
+	printf("usage: %s [-chtV] [--base 2|e|10] [--by=KEY]\n"
+	       "       [--no-symbolize] [--no-inline] [--symbols DIR] [--binary FILE] [FILE ...]\n"
+	       "Print the Shannon entropy of each profile, and its stability over several.\n"
+	       "  --base B        2 (bits, the default), e (nats) or 10 (hartleys)\n"
+	       "  --by=KEY        function (default), dso, line, address or stack\n"
+	       "  -c, --compact   JSON on one line\n"
+	       "  -t, --text      an aligned table instead of JSON\n"
+	       "  --no-symbolize  key every PC as if no symbol were found\n"
+	       "  --no-inline     keep the enclosing symbol of inlined code\n"
+	       "  --symbols DIR   look for binaries and debug files in DIR too\n"
+	       "  --binary FILE   symbolize the main executable from FILE\n"
+	       "  -h, --help      this help;  -V, --version  the version\n",
+	       cprof_progname);
+	exit(cprof_finish_output(EXIT_OK));
+}
+
+/* Dies with getopt_long's complaint about argv[optind - 1] on one line. */
+static void bad_option(int opt, char **argv)
+{
+	const char *word = argv[optind - 1];
+	int len = (int)strcspn(word, "=");
+	bool is_long = strncmp(word, "--", 2) == 0;
+
+	if (opt == ':' && is_long)
+		cprof_die("option '%.*s' needs an argument (see --help)", len, word);
+	if (opt == ':')
+		cprof_die("option '-%c' needs an argument (see --help)", optopt);
+	if (optopt == 0)
+		cprof_die("unknown or ambiguous option '%.*s' (see --help)", len, word);
+	if (is_long)
+		cprof_die("option '%.*s' takes no argument (see --help)", len, word);
+	cprof_die("unknown option '-%c' (see --help)", optopt);
+}
+
+/* One input's result, kept once its distribution is freed. */
+struct result {
+	const char *source;
+	struct cprof_entropy entropy;
+};
+
+static void print_text(const struct result *results, size_t count, enum cprof_by by,
+		       enum cprof_base base, const struct cprof_stability *stability)
+{
+	size_t i;
+
+	printf("by %s, entropy in %s\n", cprof_by_name(by), cprof_base_unit(base));
+	printf("%12s %10s %8s %12s  %s\n", "entropy", "normalized", "entries", "total", "source");
+	for (i = 0; i < count; i++) {
+		const struct cprof_entropy *e = &results[i].entropy;
+
+		printf("%s%10.6f %10.6f %8zu %12" PRIu64 "  %s\n", e->lower_bound ? ">=" : "  ",
+		       e->entropy, e->normalized, e->entries, e->total, results[i].source);
+	}
+	if (stability)
+		printf("stability of %zu: mean %.6f, sd %.6f, min %.6f, max %.6f, cv %.6f\n",
+		       stability->n, stability->mean, stability->sd, stability->min,
+		       stability->max, stability->cv);
+	for (i = 0; i < count; i++)
+		if (results[i].entropy.lower_bound) {
+			printf(">= a lower bound: a truncated flat, its other samples "
+			       "counted as one entry\n");
+			break;
+		}
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option options[] = {
+		CPROF_LOAD_LONG_OPTIONS,
+		CPROF_LOAD_CUM_OPTION,
+		{ "base", required_argument, NULL, OPT_BASE },
+		{ "compact", no_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "text", no_argument, NULL, 't' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const char *const stdin_only[] = { "-" };
+	struct cprof_loader loader;
+	struct cprof_stability stability;
+	struct result *results;
+	const char *const *inputs;
+	enum cprof_base base = CPROF_BASE_2;
+	enum cprof_by by = CPROF_BY_FUNCTION;
+	bool compact = false, text = false, seen_stdin = false;
+	double *values;
+	int opt, i, count, parsed;
+
+	cprof_set_progname(argv[0]);
+	cprof_loader_init(&loader);
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":chtV", options, NULL)) != -1) {
+		if (opt == CPROF_OPT_CUM)
+			cprof_die("--cum: inclusive counts sum past 1, so their entropy is undefined");
+		if (cprof_loader_option(&loader, opt, optarg))
+			continue;
+		switch (opt) {
+		case 'c':
+			compact = true;
+			break;
+		case 'h':
+			usage();
+			break;
+		case 't':
+			text = true;
+			break;
+		case 'V':
+			cprof_print_version();
+			break;
+		case OPT_BASE:
+			parsed = cprof_base_parse(optarg);
+			if (parsed < 0)
+				cprof_die("--base: must be 2, e or 10, not '%s'", optarg);
+			base = (enum cprof_base)parsed;
+			break;
+		default:
+			bad_option(opt, argv);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+
+	inputs = argc > 0 ? (const char *const *)argv : stdin_only;
+	count = argc > 0 ? argc : 1;
+	for (i = 0; i < count; i++) {
+		if (strcmp(inputs[i], "-") == 0 && seen_stdin)
+			cprof_die("standard input (-) can be read only once");
+		seen_stdin = seen_stdin || strcmp(inputs[i], "-") == 0;
+	}
+
+	results = cprof_xcalloc((size_t)count, sizeof(*results));
+	values = cprof_xcalloc((size_t)count, sizeof(*values));
+	for (i = 0; i < count; i++) {
+		struct cprof_error err = { { 0 }, 0 };
+		struct cprof_dist *dist = NULL;
+
+		cprof_loader_read(&loader, inputs[i], &dist);
+		if (cprof_entropy_compute(dist, base, &results[i].entropy, &err) < 0)
+			cprof_die_input(inputs[i], &err);
+		/* Every input is keyed as the first: a flat JSON first sets the
+		 * keying of the raw profiles after it, and a flat keyed
+		 * otherwise is an error. */
+		if (i == 0) {
+			by = dist->by;
+			loader.key.by = dist->by;
+			loader.key.cum = dist->cum;
+			loader.key.by_given = true;
+		}
+		results[i].source = inputs[i];
+		values[i] = results[i].entropy.entropy;
+		cprof_dist_free(dist);
+	}
+
+	if (count > 1)
+		cprof_stability_compute(values, (size_t)count, &stability);
+	if (text) {
+		print_text(results, (size_t)count, by, base, count > 1 ? &stability : NULL);
+	} else if (count == 1) {
+		cprof_json_print(cprof_json_entropy(results[0].source, by, base, &results[0].entropy,
+						    true),
+				 compact);
+	} else {
+		json_t *profiles = json_array();
+
+		if (!profiles)
+			cprof_die("out of memory");
+		for (i = 0; i < count; i++)
+			if (json_array_append_new(profiles,
+						  cprof_json_entropy(results[i].source, by, base,
+								     &results[i].entropy, false)) != 0)
+				cprof_die("out of memory");
+		cprof_json_print(cprof_json_entropy_many(by, base, profiles, &stability), compact);
+	}
+	free(values);
+	free(results);
+	cprof_loader_free(&loader);
+	return cprof_finish_output(EXIT_OK);
+}

@@ -1,0 +1,280 @@
+/* stats.c: entropy, its stability over several profiles, and the top-k
+ * Manhattan distance of two distributions. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "stats.h"
+
+int cprof_base_parse(const char *name)
+{
+	if (strcmp(name, "2") == 0)
+		return CPROF_BASE_2;
+	if (strcmp(name, "e") == 0)
+		return CPROF_BASE_E;
+	if (strcmp(name, "10") == 0)
+		return CPROF_BASE_10;
+	return -1;
+}
+
+double cprof_base_value(enum cprof_base base)
+{
+	switch (base) {
+	case CPROF_BASE_E:
+		return M_E;
+	case CPROF_BASE_10:
+		return 10.0;
+	default:
+		return 2.0;
+	}
+}
+
+const char *cprof_base_unit(enum cprof_base base)
+{
+	switch (base) {
+	case CPROF_BASE_E:
+		return "nats";
+	case CPROF_BASE_10:
+		return "hartleys";
+	default:
+		return "bits";
+	}
+}
+
+/* log2 and log10 are exact where log(x) / log(base) is not (log2(0.25) is
+ * -2, a uniform distribution over 4 keys has 2 bits, not 1.9999...). */
+static double log_base(enum cprof_base base, double x)
+{
+	switch (base) {
+	case CPROF_BASE_E:
+		return log(x);
+	case CPROF_BASE_10:
+		return log10(x);
+	default:
+		return log2(x);
+	}
+}
+
+uint64_t cprof_dist_other(const struct cprof_dist *dist)
+{
+	uint64_t sum = 0;
+	guint i;
+
+	if (dist->cum)
+		return 0;
+	for (i = 0; i < dist->entries->len; i++)
+		sum += ((const struct cprof_entry *)g_ptr_array_index(dist->entries, i))->count;
+	return dist->total > sum ? dist->total - sum : 0;
+}
+
+/* -p log_base p for `count` of `total` samples, count > 0. */
+static double term(enum cprof_base base, uint64_t count, uint64_t total)
+{
+	double p = (double)count / (double)total;
+
+	return -p * log_base(base, p);
+}
+
+/* Compensated (Neumaier) summation: ten terms of 0.1 sum to 1, not to
+ * 0.99999999999999989, so that a uniform distribution has exactly the
+ * entropy log_base(entries). */
+struct sum {
+	double sum;
+	double compensation;
+};
+
+static void sum_add(struct sum *s, double x)
+{
+	double t = s->sum + x;
+
+	if (fabs(s->sum) >= fabs(x))
+		s->compensation += (s->sum - t) + x;
+	else
+		s->compensation += (x - t) + s->sum;
+	s->sum = t;
+}
+
+static double sum_value(const struct sum *s)
+{
+	return s->sum + s->compensation;
+}
+
+int cprof_entropy_compute(struct cprof_dist *dist, enum cprof_base base, struct cprof_entropy *out,
+			  struct cprof_error *err)
+{
+	struct sum h = { 0.0, 0.0 };
+	uint64_t other;
+	size_t entries = 0;
+	guint i;
+
+	if (dist->cum)
+		return cprof_error_set(err, "a --cum distribution: its p values sum past 1, "
+				       "so its entropy is undefined");
+	cprof_dist_sort(dist);
+	other = cprof_dist_other(dist);
+	/* In flat order, so that the sum is the same whatever order the
+	 * entries were read in. */
+	for (i = 0; i < dist->entries->len; i++) {
+		const struct cprof_entry *entry = g_ptr_array_index(dist->entries, i);
+
+		if (entry->count == 0)
+			continue;
+		sum_add(&h, term(base, entry->count, dist->total));
+		entries++;
+	}
+	if (other > 0) {
+		sum_add(&h, term(base, other, dist->total));
+		entries++;
+	}
+	out->entropy = sum_value(&h);
+	out->entries = entries;
+	out->total = dist->total;
+	out->lower_bound = other > 0;
+	out->normalized = entries > 1 ? out->entropy / log_base(base, (double)entries) : 0.0;
+	return 0;
+}
+
+void cprof_stability_compute(const double *values, size_t n, struct cprof_stability *out)
+{
+	gsl_set_error_handler_off();
+	out->n = n;
+	out->mean = gsl_stats_mean(values, 1, n);
+	/* gsl_stats_sd divides by n - 1, which is 0 for one value. */
+	out->sd = n > 1 ? gsl_stats_sd_m(values, 1, n, out->mean) : 0.0;
+	gsl_stats_minmax(&out->min, &out->max, values, 1, n);
+	out->cv = out->mean != 0.0 ? out->sd / out->mean : 0.0;
+}
+
+static const char *const keys_names[] = {
+	[CPROF_KEYS_UNION] = "union",
+	[CPROF_KEYS_A] = "a",
+};
+
+const char *cprof_keys_name(enum cprof_keys keys)
+{
+	return keys_names[keys];
+}
+
+int cprof_keys_parse(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < G_N_ELEMENTS(keys_names); i++)
+		if (strcmp(name, keys_names[i]) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* The comparison being built: the keys taken so far, by name. */
+struct picking {
+	GHashTable *taken;     /* key -> itself */
+	GPtrArray *keys;       /* const char *, in the order taken */
+};
+
+/* Takes the first `k` keys (0: all) with samples of the sorted `dist`. */
+static void pick_top(struct picking *picking, const struct cprof_dist *dist, size_t k)
+{
+	size_t taken = 0;
+	guint i;
+
+	for (i = 0; i < dist->entries->len && (k == 0 || taken < k); i++) {
+		const struct cprof_entry *entry = g_ptr_array_index(dist->entries, i);
+
+		/* Sorted by count: the rest have no samples either. */
+		if (entry->count == 0)
+			break;
+		taken++;
+		if (g_hash_table_add(picking->taken, entry->key))
+			g_ptr_array_add(picking->keys, entry->key);
+	}
+}
+
+/* The common denominator of the deltas: |count_b * total_a - count_a *
+ * total_b| orders the entries by |delta| exactly, so that equal deltas
+ * (1/3 - 0 and 2/3 - 1/3) tie and fall back on the key. */
+struct ranked {
+	struct cprof_diff_entry entry;
+	unsigned __int128 scaled;
+};
+
+static int ranked_cmp(const void *x, const void *y)
+{
+	const struct ranked *a = x, *b = y;
+
+	if (a->scaled != b->scaled)
+		return a->scaled > b->scaled ? -1 : 1;
+	return strcmp(a->entry.key, b->entry.key);
+}
+
+static double share(uint64_t count, uint64_t total)
+{
+	return total > 0 ? (double)count / (double)total : 0.0;
+}
+
+struct cprof_diff *cprof_diff_compute(struct cprof_dist *a, struct cprof_dist *b, size_t k,
+				      enum cprof_keys keys)
+{
+	struct sum manhattan = { 0.0, 0.0 };
+	struct picking picking;
+	struct cprof_diff *diff = cprof_xcalloc(1, sizeof(*diff));
+	struct ranked *ranked;
+	bool a_truncated = cprof_dist_other(a) > 0, b_truncated = cprof_dist_other(b) > 0;
+	guint i;
+
+	cprof_dist_sort(a);
+	cprof_dist_sort(b);
+	picking.taken = g_hash_table_new(g_str_hash, g_str_equal);
+	picking.keys = g_ptr_array_new();
+	pick_top(&picking, a, k);
+	if (keys == CPROF_KEYS_UNION)
+		pick_top(&picking, b, k);
+
+	ranked = cprof_xcalloc(picking.keys->len, sizeof(*ranked));
+	for (i = 0; i < picking.keys->len; i++) {
+		const char *key = g_ptr_array_index(picking.keys, i);
+		const struct cprof_entry *in_a = cprof_dist_find(a, key), *in_b = cprof_dist_find(b, key);
+		struct cprof_diff_entry *e = &ranked[i].entry;
+		unsigned __int128 x, y;
+
+		e->key = key;
+		e->count_a = in_a ? in_a->count : 0;
+		e->count_b = in_b ? in_b->count : 0;
+		e->p_a = share(e->count_a, a->total);
+		e->p_b = share(e->count_b, b->total);
+		e->delta = e->p_b - e->p_a;
+		/* A side without samples scales as total 1 with every count 0. */
+		x = (unsigned __int128)e->count_b * (a->total ? a->total : 1);
+		y = (unsigned __int128)e->count_a * (b->total ? b->total : 1);
+		ranked[i].scaled = x > y ? x - y : y - x;
+		if (!in_a && a_truncated)
+			diff->unknown_a++;
+		if (!in_b && b_truncated)
+			diff->unknown_b++;
+	}
+	qsort(ranked, picking.keys->len, sizeof(*ranked), ranked_cmp);
+
+	diff->count = picking.keys->len;
+	diff->entries = cprof_xcalloc(diff->count, sizeof(*diff->entries));
+	for (i = 0; i < diff->count; i++) {
+		diff->entries[i] = ranked[i].entry;
+		sum_add(&manhattan, fabs(ranked[i].entry.delta));
+	}
+	diff->manhattan = sum_value(&manhattan);
+	free(ranked);
+	g_ptr_array_free(picking.keys, TRUE);
+	g_hash_table_destroy(picking.taken);
+	return diff;
+}
+
+void cprof_diff_free(struct cprof_diff *diff)
+{
+	if (!diff)
+		return;
+	free(diff->entries);
+	free(diff);
+}

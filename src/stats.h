@@ -1,0 +1,127 @@
+/* stats.h: entropy, distances and their JSON, for cprof-entropy and
+ * cprof-diff.
+ *
+ *   stats.c         entropy, the stability summary (GSL), the top-k
+ *                   Manhattan distance
+ *   json-metrics.c  the entropy and diff JSON shapes of the contract
+ *
+ * A key whose count is 0 (a flat JSON input may hold one) is treated as
+ * absent everywhere: it is no entry for the entropy and never in a top k. */
+#ifndef CPROF_STATS_H
+#define CPROF_STATS_H
+
+#include "cprof.h"
+
+/* stats.c */
+
+/* The base of the logarithm of an entropy: bits, nats or hartleys. */
+enum cprof_base {
+	CPROF_BASE_2,
+	CPROF_BASE_E,
+	CPROF_BASE_10,
+};
+
+/* Parses a --base value ("2", "e" or "10"); -1 for anything else. */
+int cprof_base_parse(const char *name);
+
+/* The base itself (2, e or 10), and the unit an entropy is counted in
+ * ("bits", "nats", "hartleys"). */
+double cprof_base_value(enum cprof_base base);
+const char *cprof_base_unit(enum cprof_base base);
+
+/* The entropy of one distribution. */
+struct cprof_entropy {
+	double entropy;        /* -sum p log_base p over the entries */
+	double normalized;     /* entropy / log_base(entries); 0 when entries <= 1 */
+	size_t entries;        /* keys with count > 0, plus one for other */
+	uint64_t total;        /* samples */
+	bool lower_bound;      /* other > 0 was counted as one entry */
+};
+
+/* Computes the entropy of `dist` (sorting it) in `base` into *out.  Returns
+ * 0, or -1 with `err` set when the distribution is cumulative (its p can
+ * sum past 1, and the entropy is undefined).  A distribution without
+ * samples has entropy 0 and no entries. */
+int cprof_entropy_compute(struct cprof_dist *dist, enum cprof_base base, struct cprof_entropy *out,
+			  struct cprof_error *err);
+
+/* How the entropy of several profiles varies. */
+struct cprof_stability {
+	size_t n;
+	double mean;
+	double sd;             /* sample standard deviation (n - 1); 0 when n = 1 */
+	double min;
+	double max;
+	double cv;             /* sd / mean; 0 when the mean is 0 */
+};
+
+/* Summarizes the `n` >= 1 values with GSL's gsl_stats_* into *out. */
+void cprof_stability_compute(const double *values, size_t n, struct cprof_stability *out);
+
+/* Which keys cprof-diff compares: the top k of A and of B, or of A alone. */
+enum cprof_keys {
+	CPROF_KEYS_UNION,
+	CPROF_KEYS_A,
+};
+
+/* The name of a --keys value ("union", "a"), and back; -1 for an unknown
+ * name. */
+const char *cprof_keys_name(enum cprof_keys keys);
+int cprof_keys_parse(const char *name);
+
+/* One compared key. */
+struct cprof_diff_entry {
+	const char *key;       /* points into the distributions compared */
+	uint64_t count_a;
+	uint64_t count_b;
+	double p_a;            /* count_a / total of A */
+	double p_b;
+	double delta;          /* p_b - p_a */
+};
+
+/* The comparison of two distributions. */
+struct cprof_diff {
+	double manhattan;      /* sum of |delta| over the entries */
+	size_t count;
+	struct cprof_diff_entry *entries;  /* sorted by |delta| desc, then key */
+	/* Compared keys absent from a side whose flat was truncated (other >
+	 * 0): their p there is taken as 0 though some may hide in other. */
+	size_t unknown_a;
+	size_t unknown_b;
+};
+
+/* Compares the top `k` keys (0: every key) of `a` and `b` (`keys` says of
+ * which), sorting both distributions.  Returns a comparison the caller
+ * frees with cprof_diff_free; its keys point into `a` and `b`, which must
+ * outlive it.  A side without samples has p = 0 for every key. */
+struct cprof_diff *cprof_diff_compute(struct cprof_dist *a, struct cprof_dist *b, size_t k,
+				      enum cprof_keys keys);
+
+/* Frees a comparison; accepts NULL. */
+void cprof_diff_free(struct cprof_diff *diff);
+
+/* The samples of a distribution outside its entries (a flat truncated with
+ * --top); 0 for a cumulative one. */
+uint64_t cprof_dist_other(const struct cprof_dist *dist);
+
+/* json-metrics.c */
+
+/* The cprof-entropy object of one input, named `source`; with `header`
+ * false, without the "cprof" and "version" members (an item of
+ * "profiles"). */
+json_t *cprof_json_entropy(const char *source, enum cprof_by by, enum cprof_base base,
+			   const struct cprof_entropy *entropy, bool header);
+
+/* The cprof-entropy object of several inputs: their objects (as
+ * cprof_json_entropy without header gives them; the reference is stolen)
+ * and the stability summary. */
+json_t *cprof_json_entropy_many(enum cprof_by by, enum cprof_base base, json_t *profiles,
+				const struct cprof_stability *stability);
+
+/* The cprof-diff object comparing `a` (named `source_a`) and `b`.  The
+ * entropies are NULL for a cumulative distribution (printed as null). */
+json_t *cprof_json_diff(const char *source_a, const char *source_b, enum cprof_by by, size_t k,
+			enum cprof_keys keys, const struct cprof_diff *diff, uint64_t total_a,
+			uint64_t total_b, const double *entropy_a, const double *entropy_b);
+
+#endif
