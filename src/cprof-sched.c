@@ -1,0 +1,90 @@
+/* cprof-sched: CPI-weighted load scheduling; solve the linear program and
+ * print the assignment. */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sched-lp.h"
+
+static void usage(void)
+{
+	printf("usage: %s [-chtV] [PROBLEM.json]\n"
+	       "Place the load of apps on platforms at the least total CPI-weighted cost.\n"
+	       "  -c, --compact   JSON on one line\n"
+	       "  -t, --text      tables for people instead of JSON\n"
+	       "  -h, --help      this help;  -V, --version  the version\n"
+	       "Exit status: 0 optimal, 1 infeasible or unbounded, 2 trouble.\n",
+	       cprof_progname);
+	exit(cprof_finish_output(EXIT_OK));
+}
+
+/* Dies with getopt_long's complaint about argv[optind - 1] on one line. */
+static void bad_option(char **argv)
+{
+	const char *word = argv[optind - 1];
+	int len = (int)strcspn(word, "=");
+
+	if (optopt != 0)
+		cprof_die("unknown option '-%c' (see --help)", optopt);
+	if (strncmp(word, "--", 2) == 0 && word[len] == '=')
+		cprof_die("option '%.*s' takes no argument (see --help)", len, word);
+	cprof_die("unknown or ambiguous option '%.*s' (see --help)", len, word);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "compact", no_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "text", no_argument, NULL, 't' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct cprof_error err = { .text = "", .line = 0 };
+	enum cprof_sched_status status;
+	struct cprof_sched *sched;
+	bool compact = false, text = false;
+	const char *source;
+	int opt;
+
+	cprof_set_progname(argv[0]);
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "chtV", options, NULL)) != -1) {
+		switch (opt) {
+		case 'c':
+			compact = true;
+			break;
+		case 'h':
+			usage();
+			break;
+		case 't':
+			text = true;
+			break;
+		case 'V':
+			cprof_print_version();
+			break;
+		default:
+			bad_option(argv);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc > 1)
+		cprof_die("one PROBLEM operand at most, not %d (see --help)", argc);
+	source = argc == 1 ? argv[0] : "-";
+
+	sched = cprof_sched_read(source, &err);
+	if (!sched)
+		cprof_die_input(source, &err);
+	status = cprof_sched_solve(sched, &err);
+	if (status == CPROF_SCHED_UNSOLVED)
+		cprof_die_input(source, &err);
+	if (text)
+		cprof_sched_text(sched);
+	else
+		cprof_json_print(cprof_sched_json(sched), compact);
+	cprof_sched_free(sched);
+	return cprof_finish_output(status == CPROF_SCHED_OPTIMAL ? EXIT_OK : EXIT_VERDICT);
+}

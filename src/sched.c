@@ -1,0 +1,682 @@
+/* sched.c: the scheduling problem read from JSON and validated, its LP
+ * built column by column in CLP's sparse arrays and solved, and the
+ * result as JSON or a table. */
+#include "config.h"
+
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <coin/Clp_C_Interface.h>
+
+#include "sched-lp.h"
+
+struct platform {
+	const char *name;      /* points into the problem's JSON */
+	double capacity;
+};
+
+struct app {
+	const char *name;
+	double load;
+};
+
+/* The LP has one column per usable (platform, app) pair, platform-major:
+ * the columns of platform i are [column_first[i], column_first[i + 1]).
+ * Column k has the element 1 in the row of its app (rows 0..apps-1) and
+ * its CPI in the row of its platform (rows apps..apps+platforms-1). */
+struct cprof_sched {
+	json_t *root;
+	struct platform *platforms;
+	struct app *apps;
+	int num_platforms;
+	int num_apps;
+	int num_columns;
+	int *column_first;     /* num_platforms + 1 */
+	int *column_app;       /* the app of each column */
+	CoinBigIndex *starts;  /* CLP's column starts: 2k */
+	int *rows;             /* CLP's row indices, two per column */
+	double *elements;      /* CLP's elements, two per column */
+	double *cost;          /* the objective: each column's CPI */
+	double *row_lower;
+	double *row_upper;
+	enum cprof_sched_status status;
+	double *x;             /* the solution, one per column */
+};
+
+const char *cprof_sched_status_name(enum cprof_sched_status status)
+{
+	switch (status) {
+	case CPROF_SCHED_OPTIMAL:
+		return "optimal";
+	case CPROF_SCHED_INFEASIBLE:
+		return "infeasible";
+	case CPROF_SCHED_UNBOUNDED:
+		return "unbounded";
+	default:
+		return "unsolved";
+	}
+}
+
+void cprof_sched_free(struct cprof_sched *sched)
+{
+	if (!sched)
+		return;
+	json_decref(sched->root);
+	free(sched->platforms);
+	free(sched->apps);
+	free(sched->column_first);
+	free(sched->column_app);
+	free(sched->starts);
+	free(sched->rows);
+	free(sched->elements);
+	free(sched->cost);
+	free(sched->row_lower);
+	free(sched->row_upper);
+	free(sched->x);
+	free(sched);
+}
+
+/* Reading. */
+
+/* Puts the JSON path of the value that starts after the first `end`
+ * bytes of the document `text` into `path`.  The text before it is valid
+ * JSON so far (the parser read it), so a shallow scan of brackets, commas,
+ * colons and strings is enough. */
+static void path_at(const char *text, size_t end, char *path, size_t size)
+{
+	enum { MAX_DEPTH = 64 };
+	struct frame {
+		bool object;
+		bool want_key;
+		size_t index;
+		const char *key;
+		size_t key_len;
+	} stack[MAX_DEPTH];
+	size_t depth = 0, deep = 0, i, used = 0, k;
+
+	for (i = 0; i < end; i++) {
+		struct frame *top = depth > 0 && deep == 0 ? &stack[depth - 1] : NULL;
+		size_t start;
+
+		switch (text[i]) {
+		case '"':
+			start = ++i;
+			while (i < end && text[i] != '"')
+				i += text[i] == '\\' ? 2 : 1;
+			if (top && top->object && top->want_key) {
+				top->key = text + start;
+				top->key_len = i - start;
+			}
+			break;
+		case '{':
+		case '[':
+			if (depth == MAX_DEPTH) {
+				deep++;
+				break;
+			}
+			stack[depth].object = text[i] == '{';
+			stack[depth].want_key = true;
+			stack[depth].index = 0;
+			stack[depth].key = "";
+			stack[depth].key_len = 0;
+			depth++;
+			break;
+		case '}':
+		case ']':
+			if (deep > 0)
+				deep--;
+			else if (depth > 0)
+				depth--;
+			break;
+		case ',':
+			if (top) {
+				top->index++;
+				top->want_key = true;
+			}
+			break;
+		case ':':
+			if (top)
+				top->want_key = false;
+			break;
+		default:
+			break;
+		}
+	}
+	path[0] = '\0';
+	for (k = 0; k < depth && used + 1 < size; k++) {
+		int n;
+
+		if (stack[k].object)
+			n = snprintf(path + used, size - used, "%s%.*s", k > 0 ? "." : "",
+				     (int)stack[k].key_len, stack[k].key);
+		else
+			n = snprintf(path + used, size - used, "[%zu]", stack[k].index);
+		if (n < 0)
+			break;
+		used += (size_t)n < size - used ? (size_t)n : size - used - 1;
+	}
+	if (path[0] == '\0')
+		snprintf(path, size, "(root)");
+}
+
+/* Parses the whole document `text`.  A number too large for a double is
+ * reported at its JSON path, everything else with jansson's line and
+ * column. */
+static json_t *parse(const char *text, size_t len, struct cprof_error *err)
+{
+	json_error_t json_err;
+	json_t *root;
+
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &json_err);
+	if (root)
+		return root;
+	if (strncmp(json_err.text, "real number overflow", 20) == 0 ||
+	    strncmp(json_err.text, "too big", 7) == 0) {
+		char path[256];
+
+		path_at(text, json_err.position > 0 ? (size_t)json_err.position : 0, path,
+			sizeof(path));
+		cprof_error_set(err, "%s: must be a finite number", path);
+		return NULL;
+	}
+	err->line = json_err.line > 0 ? (unsigned long long)json_err.line : 0;
+	cprof_error_set(err, "invalid JSON at column %d (byte %d): %s", json_err.column,
+			json_err.position, json_err.text);
+	return NULL;
+}
+
+struct cprof_sched *cprof_sched_read(const char *source, struct cprof_error *err)
+{
+	struct cprof_input in;
+	struct cprof_sched *sched;
+	long long got;
+	json_t *root;
+
+	if (cprof_input_open(&in, source, err) < 0)
+		return NULL;
+	do {
+		got = cprof_input_fill(&in, cprof_input_avail(&in) + (1 << 20), err);
+		if (got < 0) {
+			cprof_input_close(&in);
+			return NULL;
+		}
+	} while (!in.eof);
+	root = parse((const char *)cprof_input_data(&in), cprof_input_avail(&in), err);
+	cprof_input_close(&in);
+	if (!root)
+		return NULL;
+	sched = cprof_sched_from_json(root, err);
+	json_decref(root);
+	return sched;
+}
+
+/* Validation.  Every check names the JSON path of the fault; the first one
+ * in document order wins. */
+
+static int bad(struct cprof_error *err, const char *path, const char *what)
+{
+	return cprof_error_set(err, "%s: %s", path, what);
+}
+
+/* The key as it can stand in a one-line message. */
+static void printable_key(const char *key, char *out, size_t size)
+{
+	size_t i;
+
+	for (i = 0; key[i] && i + 1 < size; i++)
+		out[i] = (unsigned char)key[i] < 0x20 || key[i] == 0x7f ? '?' : key[i];
+	out[i] = '\0';
+}
+
+/* Fails on the first member of `object` not among `known`. */
+static int only_fields(json_t *object, const char *prefix, const char *const *known,
+		       struct cprof_error *err)
+{
+	const char *key;
+	json_t *value;
+
+	json_object_foreach(object, key, value) {
+		const char *const *k;
+		char name[128], path[192];
+
+		for (k = known; *k && strcmp(*k, key) != 0; k++)
+			;
+		if (*k)
+			continue;
+		printable_key(key, name, sizeof(name));
+		snprintf(path, sizeof(path), "%s%s%s", prefix, *prefix ? "." : "", name);
+		return bad(err, path, "unknown field");
+	}
+	return 0;
+}
+
+/* A load or a capacity: a finite number, not negative, and below `limit`
+ * (CPROF_SCHED_INFINITY) when that is given (not 0). */
+static int amount(json_t *value, const char *path, double limit, double *out,
+		  struct cprof_error *err)
+{
+	double v;
+
+	if (!value)
+		return bad(err, path, "missing");
+	if (!json_is_number(value))
+		return bad(err, path, "must be a number");
+	v = json_number_value(value);
+	if (!isfinite(v))
+		return bad(err, path, "must be a finite number");
+	if (v < 0)
+		return bad(err, path, "must not be negative");
+	if (limit > 0 && v >= limit)
+		return bad(err, path, "must be less than 1e27");
+	*out = v;
+	return 0;
+}
+
+struct named {
+	const char *name;
+	double amount;
+};
+
+/* Reads the array `field` of the root ("platforms" or "apps"): objects
+ * with a unique non-empty name and the amount `amount_field`.  Returns
+ * them in a new array the caller frees, their number in *count; NULL with
+ * `err` set on a fault. */
+static struct named *named_list(json_t *root, const char *field, const char *amount_field,
+				double limit, size_t *count, struct cprof_error *err)
+{
+	const char *const known[] = { "name", amount_field, NULL };
+	json_t *array = json_object_get(root, field), *item;
+	struct named *list;
+	GHashTable *seen;
+	size_t i;
+	int rc = 0;
+
+	if (!array) {
+		bad(err, field, "missing");
+		return NULL;
+	}
+	if (!json_is_array(array)) {
+		bad(err, field, "must be an array");
+		return NULL;
+	}
+	if (json_array_size(array) > (size_t)INT_MAX / 4) {
+		bad(err, field, "too many entries");
+		return NULL;
+	}
+	list = cprof_xcalloc(json_array_size(array), sizeof(*list));
+	seen = g_hash_table_new(g_str_hash, g_str_equal);
+	json_array_foreach(array, i, item) {
+		char path[96], sub[128];
+		json_t *name;
+		gpointer first;
+
+		snprintf(path, sizeof(path), "%s[%zu]", field, i);
+		if (!json_is_object(item)) {
+			rc = bad(err, path, "must be an object");
+			break;
+		}
+		if ((rc = only_fields(item, path, known, err)) != 0)
+			break;
+		name = json_object_get(item, "name");
+		snprintf(sub, sizeof(sub), "%s.name", path);
+		if (!name) {
+			rc = bad(err, sub, "missing");
+			break;
+		}
+		if (!json_is_string(name) || json_string_length(name) == 0) {
+			rc = bad(err, sub, "must be a non-empty string");
+			break;
+		}
+		if (g_hash_table_lookup_extended(seen, json_string_value(name), NULL, &first)) {
+			rc = cprof_error_set(err, "%s: same as %s[%zu].name", sub, field,
+					     (size_t)GPOINTER_TO_SIZE(first));
+			break;
+		}
+		g_hash_table_insert(seen, (gpointer)json_string_value(name), GSIZE_TO_POINTER(i));
+		list[i].name = json_string_value(name);
+		snprintf(sub, sizeof(sub), "%s.%s", path, amount_field);
+		rc = amount(json_object_get(item, amount_field), sub, limit, &list[i].amount, err);
+		if (rc != 0)
+			break;
+	}
+	g_hash_table_destroy(seen);
+	if (rc != 0) {
+		free(list);
+		return NULL;
+	}
+	*count = json_array_size(array);
+	return list;
+}
+
+static int read_platforms(struct cprof_sched *sched, struct cprof_error *err)
+{
+	struct named *list;
+	size_t count, i;
+
+	list = named_list(sched->root, "platforms", "capacity", 0, &count, err);
+	if (!list)
+		return -1;
+	sched->num_platforms = (int)count;
+	sched->platforms = cprof_xcalloc(count, sizeof(*sched->platforms));
+	for (i = 0; i < count; i++) {
+		sched->platforms[i].name = list[i].name;
+		sched->platforms[i].capacity = list[i].amount;
+	}
+	free(list);
+	return 0;
+}
+
+static int read_apps(struct cprof_sched *sched, struct cprof_error *err)
+{
+	struct named *list;
+	size_t count, i;
+
+	list = named_list(sched->root, "apps", "load", CPROF_SCHED_INFINITY, &count, err);
+	if (!list)
+		return -1;
+	sched->num_apps = (int)count;
+	sched->apps = cprof_xcalloc(count, sizeof(*sched->apps));
+	for (i = 0; i < count; i++) {
+		sched->apps[i].name = list[i].name;
+		sched->apps[i].load = list[i].amount;
+	}
+	free(list);
+	return 0;
+}
+
+/* Validates the CPI matrix and builds the LP's columns from it, platform
+ * by platform, straight into the arrays CLP loads. */
+static int read_cpi(struct cprof_sched *sched, struct cprof_error *err)
+{
+	json_t *cpi = json_object_get(sched->root, "cpi"), *row, *value;
+	size_t columns = 0, i, j;
+	char path[96];
+	int apps = sched->num_apps;
+
+	if (!cpi)
+		return bad(err, "cpi", "missing");
+	if (!json_is_array(cpi))
+		return bad(err, "cpi", "must be an array");
+	if (json_array_size(cpi) != (size_t)sched->num_platforms)
+		return cprof_error_set(err, "cpi: has %zu rows, want %d (one per platform)",
+				       json_array_size(cpi), sched->num_platforms);
+	json_array_foreach(cpi, i, row) {
+		snprintf(path, sizeof(path), "cpi[%zu]", i);
+		if (!json_is_array(row))
+			return bad(err, path, "must be an array");
+		if (json_array_size(row) != (size_t)apps)
+			return cprof_error_set(err, "%s: has %zu entries, want %d (one per app)", path,
+					       json_array_size(row), apps);
+		json_array_foreach(row, j, value) {
+			if (json_is_null(value))
+				continue;
+			snprintf(path, sizeof(path), "cpi[%zu][%zu]", i, j);
+			if (!json_is_number(value))
+				return bad(err, path, "must be a positive number or null");
+			if (!isfinite(json_number_value(value)))
+				return bad(err, path, "must be a finite number");
+			if (!(json_number_value(value) > 0))
+				return bad(err, path, "must be a positive number");
+			if (json_number_value(value) >= CPROF_SCHED_INFINITY)
+				return bad(err, path, "must be less than 1e27");
+			columns++;
+		}
+	}
+	if (columns > (size_t)INT_MAX / 2)
+		return bad(err, "cpi", "too many usable pairs for the solver");
+
+	sched->num_columns = (int)columns;
+	sched->column_first = cprof_xcalloc((size_t)sched->num_platforms + 1, sizeof(int));
+	sched->column_app = cprof_xcalloc(columns, sizeof(int));
+	sched->starts = cprof_xcalloc(columns + 1, sizeof(CoinBigIndex));
+	sched->rows = cprof_xcalloc(2 * columns, sizeof(int));
+	sched->elements = cprof_xcalloc(2 * columns, sizeof(double));
+	sched->cost = cprof_xcalloc(columns, sizeof(double));
+	columns = 0;
+	json_array_foreach(cpi, i, row) {
+		sched->column_first[i] = (int)columns;
+		json_array_foreach(row, j, value) {
+			double c;
+
+			if (json_is_null(value))
+				continue;
+			c = json_number_value(value);
+			sched->column_app[columns] = (int)j;
+			sched->starts[columns] = (CoinBigIndex)(2 * columns);
+			sched->rows[2 * columns] = (int)j;
+			sched->elements[2 * columns] = 1.0;
+			sched->rows[2 * columns + 1] = apps + (int)i;
+			sched->elements[2 * columns + 1] = c;
+			sched->cost[columns] = c;
+			columns++;
+		}
+	}
+	sched->column_first[sched->num_platforms] = (int)columns;
+	sched->starts[columns] = (CoinBigIndex)(2 * columns);
+	return 0;
+}
+
+struct cprof_sched *cprof_sched_from_json(json_t *root, struct cprof_error *err)
+{
+	static const char *const known[] = { "platforms", "apps", "cpi", NULL };
+	struct cprof_sched *sched;
+	int i, rows;
+
+	if (!json_is_object(root)) {
+		bad(err, "(root)", "must be an object");
+		return NULL;
+	}
+	sched = cprof_xcalloc(1, sizeof(*sched));
+	sched->root = json_incref(root);
+	if (only_fields(root, "", known, err) != 0 || read_platforms(sched, err) != 0 ||
+	    read_apps(sched, err) != 0 || read_cpi(sched, err) != 0) {
+		cprof_sched_free(sched);
+		return NULL;
+	}
+	rows = sched->num_apps + sched->num_platforms;
+	sched->row_lower = cprof_xcalloc((size_t)rows, sizeof(double));
+	sched->row_upper = cprof_xcalloc((size_t)rows, sizeof(double));
+	for (i = 0; i < sched->num_apps; i++)
+		sched->row_lower[i] = sched->row_upper[i] = sched->apps[i].load;
+	for (i = 0; i < sched->num_platforms; i++) {
+		double capacity = sched->platforms[i].capacity;
+
+		sched->row_lower[sched->num_apps + i] = -DBL_MAX;
+		sched->row_upper[sched->num_apps + i] =
+			capacity >= CPROF_SCHED_INFINITY ? DBL_MAX : capacity;
+	}
+	/* The names and capacities stay in the tree; the matrix is in the
+	 * columns now. */
+	json_object_del(sched->root, "cpi");
+	return sched;
+}
+
+/* Solving. */
+
+enum cprof_sched_status cprof_sched_solve(struct cprof_sched *sched, struct cprof_error *err)
+{
+	Clp_Simplex *model = Clp_newModel();
+	int status;
+
+	if (!model) {
+		cprof_error_set(err, "cannot create the CLP model");
+		return CPROF_SCHED_UNSOLVED;
+	}
+	Clp_setLogLevel(model, 0);
+	Clp_loadProblem(model, sched->num_columns, sched->num_apps + sched->num_platforms,
+			sched->starts, sched->rows, sched->elements, NULL, NULL, sched->cost,
+			sched->row_lower, sched->row_upper);
+	/* CLP has its copy. */
+	free(sched->starts);
+	free(sched->rows);
+	free(sched->elements);
+	sched->starts = NULL;
+	sched->rows = NULL;
+	sched->elements = NULL;
+
+	Clp_initialSolve(model);
+	status = Clp_status(model);
+	switch (status) {
+	case 0:
+		sched->status = CPROF_SCHED_OPTIMAL;
+		sched->x = cprof_xmalloc((size_t)sched->num_columns * sizeof(double) + 1);
+		memcpy(sched->x, Clp_getColSolution(model),
+		       (size_t)sched->num_columns * sizeof(double));
+		break;
+	case 1:
+		sched->status = CPROF_SCHED_INFEASIBLE;
+		break;
+	case 2:
+		sched->status = CPROF_SCHED_UNBOUNDED;
+		break;
+	default:
+		cprof_error_set(err, "the solver stopped without an answer (CLP status %d%s)", status,
+				status == 3 ? ": iteration or time limit" : ": numerical trouble");
+		sched->status = CPROF_SCHED_UNSOLVED;
+		break;
+	}
+	Clp_deleteModel(model);
+	return sched->status;
+}
+
+/* Output. */
+
+/* x of column k, or 0 when it is at most CPROF_SCHED_ZERO_SHARE of its
+ * app's load. */
+static double kept(const struct cprof_sched *sched, int k)
+{
+	double x = sched->x[k];
+
+	return x > CPROF_SCHED_ZERO_SHARE * sched->apps[sched->column_app[k]].load ? x : 0.0;
+}
+
+static double platform_used(const struct cprof_sched *sched, int i)
+{
+	double used = 0.0;
+	int k;
+
+	for (k = sched->column_first[i]; k < sched->column_first[i + 1]; k++)
+		used += sched->cost[k] * kept(sched, k);
+	return used;
+}
+
+static double utilization(const struct cprof_sched *sched, int i, double used)
+{
+	double capacity = sched->platforms[i].capacity;
+
+	return capacity > 0 ? used / capacity : 0.0;
+}
+
+static void set(json_t *object, const char *name, json_t *value)
+{
+	if (!value || json_object_set_new(object, name, value) != 0)
+		cprof_die("out of memory");
+}
+
+static void append(json_t *array, json_t *value)
+{
+	if (!value || json_array_append_new(array, value) != 0)
+		cprof_die("out of memory");
+}
+
+/* A capacity as given: a whole number when it is one. */
+static json_t *capacity_json(const struct platform *platform)
+{
+	double c = platform->capacity;
+
+	if (c == floor(c) && c < 9007199254740992.0)
+		return json_integer((json_int_t)c);
+	return json_real(c);
+}
+
+json_t *cprof_sched_json(const struct cprof_sched *sched)
+{
+	json_t *root = json_object(), *assignment, *platforms;
+	double objective = 0.0;
+	int i, k;
+
+	set(root, "cprof", json_string("sched"));
+	set(root, "version", json_integer(CPROF_SCHEMA_VERSION));
+	set(root, "status", json_string(cprof_sched_status_name(sched->status)));
+	if (sched->status != CPROF_SCHED_OPTIMAL)
+		return root;
+	assignment = json_array();
+	platforms = json_array();
+	if (!assignment || !platforms)
+		cprof_die("out of memory");
+	for (i = 0; i < sched->num_platforms; i++) {
+		const struct platform *platform = &sched->platforms[i];
+		double used = platform_used(sched, i);
+		json_t *item = json_object();
+
+		for (k = sched->column_first[i]; k < sched->column_first[i + 1]; k++) {
+			double x = kept(sched, k);
+			json_t *pair;
+
+			if (x == 0.0)
+				continue;
+			pair = json_object();
+			set(pair, "platform", cprof_json_string(platform->name));
+			set(pair, "app", cprof_json_string(sched->apps[sched->column_app[k]].name));
+			set(pair, "load", json_real(x));
+			append(assignment, pair);
+		}
+		objective += used;
+		set(item, "name", cprof_json_string(platform->name));
+		set(item, "capacity", capacity_json(platform));
+		set(item, "used", json_real(used));
+		set(item, "utilization", json_real(utilization(sched, i, used)));
+		append(platforms, item);
+	}
+	set(root, "objective", json_real(objective));
+	set(root, "assignment", assignment);
+	set(root, "platforms", platforms);
+	return root;
+}
+
+static int name_width(const char *title, const char *name, int width)
+{
+	int len = (int)strlen(name);
+
+	if (width < (int)strlen(title))
+		width = (int)strlen(title);
+	return len > width ? len : width;
+}
+
+void cprof_sched_text(const struct cprof_sched *sched)
+{
+	int pw = 0, aw = 0, i, k;
+	double objective = 0.0;
+
+	if (sched->status != CPROF_SCHED_OPTIMAL) {
+		printf("status %s\n", cprof_sched_status_name(sched->status));
+		return;
+	}
+	for (i = 0; i < sched->num_platforms; i++) {
+		pw = name_width("platform", sched->platforms[i].name, pw);
+		objective += platform_used(sched, i);
+	}
+	for (i = 0; i < sched->num_apps; i++)
+		aw = name_width("app", sched->apps[i].name, aw);
+	printf("status optimal, objective %.10g\n", objective);
+	printf("%-*s %14s %14s %8s\n", pw, "platform", "capacity", "used", "util%");
+	for (i = 0; i < sched->num_platforms; i++) {
+		double used = platform_used(sched, i);
+
+		printf("%-*s %14.10g %14.10g %7.2f%%\n", pw, sched->platforms[i].name,
+		       sched->platforms[i].capacity, used,
+		       100.0 * utilization(sched, i, used));
+	}
+	printf("\n%-*s %-*s %14s\n", pw, "platform", aw, "app", "load");
+	for (i = 0; i < sched->num_platforms; i++)
+		for (k = sched->column_first[i]; k < sched->column_first[i + 1]; k++) {
+			double x = kept(sched, k);
+
+			if (x != 0.0)
+				printf("%-*s %-*s %14.10g\n", pw, sched->platforms[i].name, aw,
+				       sched->apps[sched->column_app[k]].name, x);
+		}
+}
