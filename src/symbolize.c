@@ -37,6 +37,21 @@ struct answer {
 	struct cprof_symbol frames[];
 };
 
+/* A function symbol of the file's symbol table. */
+struct symbol {
+	uint64_t addr;
+	uint64_t size;         /* 0: unknown, reaches to the next symbol */
+	const char *name;      /* libdwfl's, valid while the Dwfl lives */
+	int rank;              /* lower is preferred among aliases */
+};
+
+/* The address range of a function in DWARF (one of its ranges). */
+struct function_range {
+	Dwarf_Addr low;
+	Dwarf_Addr high;
+	Dwarf_Die die;
+};
+
 /* A mapped file, opened once. */
 struct dso {
 	Dwfl *dwfl;            /* NULL when the file cannot be used */
@@ -44,6 +59,13 @@ struct dso {
 	struct segment *segments;
 	size_t num_segments;
 	GHashTable *answers;   /* &answer->vaddr -> struct answer * */
+	struct symbol *symbols;        /* sorted by addr */
+	size_t num_symbols;
+	bool indexed;          /* functions below are built (on first need) */
+	struct function_range *functions; /* sorted by low */
+	size_t num_functions;
+	size_t cap_functions;
+	Dwarf_Addr dwarf_bias;
 };
 
 struct cprof_symbolizer {
@@ -64,6 +86,8 @@ static void dso_free(gpointer p)
 		dwfl_end(dso->dwfl);
 	if (dso->answers)
 		g_hash_table_destroy(dso->answers);
+	free(dso->functions);
+	free(dso->symbols);
 	free(dso->segments);
 	free(dso);
 }
@@ -203,6 +227,8 @@ static void load_segments(struct dso *dso, Elf *elf)
 	}
 }
 
+static void index_symbols(struct dso *dso);
+
 /* Opens the file for `path` once; a file that cannot be used gets a dso
  * without a Dwfl and one warning. */
 static struct dso *get_dso(struct cprof_symbolizer *s, const char *path, bool main)
@@ -250,6 +276,7 @@ static struct dso *get_dso(struct cprof_symbolizer *s, const char *path, bool ma
 		return dso;
 	}
 	load_segments(dso, elf);
+	index_symbols(dso);
 	dso->answers = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, free);
 	g_free(file);
 	return dso;
@@ -311,6 +338,213 @@ static const char *die_name(Dwarf_Die *die)
 	return attr ? dwarf_formstring(attr) : NULL;
 }
 
+static void add_function(struct dso *dso, Dwarf_Die *die)
+{
+	Dwarf_Addr base, low, high;
+	ptrdiff_t offset = 0;
+
+	while ((offset = dwarf_ranges(die, offset, &base, &low, &high)) > 0) {
+		if (low >= high)
+			continue;
+		if (dso->num_functions == dso->cap_functions) {
+			dso->cap_functions = dso->cap_functions ? 2 * dso->cap_functions : 256;
+			dso->functions = cprof_xrealloc(dso->functions,
+							dso->cap_functions * sizeof(*dso->functions));
+		}
+		dso->functions[dso->num_functions].low = low;
+		dso->functions[dso->num_functions].high = high;
+		dso->functions[dso->num_functions].die = *die;
+		dso->num_functions++;
+	}
+}
+
+/* Collects the functions defined among the children of `parent`, looking
+ * into namespaces and classes (C++ definitions may sit there). */
+static void collect_functions(struct dso *dso, Dwarf_Die *parent)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(parent, &child) != 0)
+		return;
+	do {
+		switch (dwarf_tag(&child)) {
+		case DW_TAG_subprogram:
+			add_function(dso, &child);
+			break;
+		case DW_TAG_namespace:
+		case DW_TAG_class_type:
+		case DW_TAG_structure_type:
+		case DW_TAG_union_type:
+		case DW_TAG_module:
+			collect_functions(dso, &child);
+			break;
+		default:
+			break;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+static int function_cmp(const void *a, const void *b)
+{
+	const struct function_range *x = a, *y = b;
+
+	return x->low < y->low ? -1 : x->low > y->low;
+}
+
+/* Indexes the address ranges of every function of the file's DWARF once,
+ * so that a lookup searches one function's DIEs, not a whole CU's (what
+ * dwarf_getscopes does, at a cost that grows with the CU). */
+static void index_functions(struct dso *dso)
+{
+	Dwarf_Die *cu = NULL;
+	Dwarf_Addr bias = 0;
+
+	dso->indexed = true;
+	while ((cu = dwfl_module_nextcu(dso->module, cu, &bias)) != NULL) {
+		dso->dwarf_bias = bias;
+		collect_functions(dso, cu);
+	}
+	if (dso->num_functions > 1)
+		qsort(dso->functions, dso->num_functions, sizeof(*dso->functions), function_cmp);
+}
+
+/* The function whose DWARF range holds `addr` (a DWARF address), or NULL. */
+static struct function_range *find_function(struct dso *dso, Dwarf_Addr addr)
+{
+	size_t lo = 0, hi = dso->num_functions;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (dso->functions[mid].low <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo > 0 && addr < dso->functions[lo - 1].high)
+		return &dso->functions[lo - 1];
+	return NULL;
+}
+
+/* Fills frames[] with the functions inlined at `addr` inside `function`,
+ * innermost first; returns how many (at most max). */
+static size_t inlined_at(struct cprof_symbolizer *s, Dwarf_Die *function, Dwarf_Addr addr,
+			 struct cprof_symbol *frames, size_t max)
+{
+	Dwarf_Die path[64], scope = *function, child;
+	size_t depth = 0, count = 0;
+	bool deeper = true;
+
+	while (deeper && depth < G_N_ELEMENTS(path) && dwarf_child(&scope, &child) == 0) {
+		deeper = false;
+		do {
+			int tag = dwarf_tag(&child);
+
+			if ((tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block ||
+			     tag == DW_TAG_try_block || tag == DW_TAG_catch_block) &&
+			    dwarf_haspc(&child, addr) == 1) {
+				if (tag == DW_TAG_inlined_subroutine)
+					path[depth++] = child;
+				scope = child;
+				deeper = true;
+				break;
+			}
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	while (depth > 0 && count < max) {
+		const char *name = die_name(&path[--depth]);
+
+		if (!name)
+			continue;
+		frames[count].function = intern_name(s, name);
+		frames[count].file = NULL;
+		frames[count].line = 0;
+		count++;
+	}
+	return count;
+}
+
+/* Aliases at one address: a global name before a weak or local one, and
+ * the public name before its underscored twins (clock_gettime before
+ * __clock_gettime). */
+static int symbol_rank(const GElf_Sym *sym, const char *name)
+{
+	int binding = GELF_ST_BIND(sym->st_info);
+	int rank = binding == STB_GLOBAL ? 0 : binding == STB_WEAK ? 100 : 200;
+
+	while (*name == '_' && rank % 100 < 99)
+		name++, rank++;
+	return rank;
+}
+
+static int symbol_cmp(const void *a, const void *b)
+{
+	const struct symbol *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* Sorts the function symbols of the table libdwfl picked for the file
+ * (.symtab, of the file or its debug file, else .dynsym) once:
+ * dwfl_module_addrinfo searches them one by one on every call. */
+static void index_symbols(struct dso *dso)
+{
+	int count = dwfl_module_getsymtab(dso->module), i;
+
+	if (count <= 0)
+		return;
+	dso->symbols = cprof_xcalloc((size_t)count, sizeof(*dso->symbols));
+	for (i = 1; i < count; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		const char *name = dwfl_module_getsym_info(dso->module, i, &sym, &addr, &shndx, NULL,
+							   NULL);
+		int type = GELF_ST_TYPE(sym.st_info);
+
+		if (!name || !*name || sym.st_shndx == SHN_UNDEF ||
+		    (type != STT_FUNC && type != STT_GNU_IFUNC))
+			continue;
+		dso->symbols[dso->num_symbols].addr = addr;
+		dso->symbols[dso->num_symbols].size = sym.st_size;
+		dso->symbols[dso->num_symbols].name = name;
+		dso->symbols[dso->num_symbols].rank = symbol_rank(&sym, name);
+		dso->num_symbols++;
+	}
+	qsort(dso->symbols, dso->num_symbols, sizeof(*dso->symbols), symbol_cmp);
+}
+
+/* The name of the function symbol holding `addr`: one whose size covers
+ * it, or a sizeless one before the next symbol starts; NULL past the end
+ * of the nearest symbol. */
+static const char *find_symbol(const struct dso *dso, uint64_t addr)
+{
+	size_t lo = 0, hi = dso->num_symbols, i, back;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (dso->symbols[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* The best of the aliases at the nearest address below is first; a
+	 * symbol that encloses a smaller one may sit a little further back. */
+	for (i = lo, back = 0; i-- > 0 && back < 16; back++) {
+		const struct symbol *sym = &dso->symbols[i];
+
+		while (i > 0 && dso->symbols[i - 1].addr == sym->addr)
+			sym = &dso->symbols[--i];
+		if (sym->size > 0 ? addr - sym->addr < sym->size
+				  : (lo == dso->num_symbols || addr < dso->symbols[lo].addr) && back == 0)
+			return sym->name;
+	}
+	return NULL;
+}
+
 /* Resolves one link-time address of `dso`. */
 static struct answer *resolve(struct cprof_symbolizer *s, struct dso *dso, uint64_t vaddr)
 {
@@ -318,50 +552,30 @@ static struct answer *resolve(struct cprof_symbolizer *s, struct dso *dso, uint6
 	const char *symbol, *file = NULL;
 	size_t count = 0, i;
 	struct answer *answer;
-	GElf_Off offset = 0;
-	GElf_Sym sym;
 	int line = 0;
 
-	symbol = dwfl_module_addrinfo(dso->module, vaddr, &offset, &sym, NULL, NULL, NULL);
-	if (symbol && sym.st_size > 0 && offset >= sym.st_size)
-		symbol = NULL; /* past the end of the nearest symbol */
+	symbol = find_symbol(dso, vaddr);
 
-	if (s->options.inline_frames || s->options.lines) {
-		Dwarf_Addr bias = 0;
-		Dwarf_Die *cu = dwfl_module_addrdie(dso->module, vaddr, &bias);
-		Dwarf_Die *scopes = NULL;
-		int n = cu ? dwarf_getscopes(cu, vaddr - bias, &scopes) : 0;
-		Dwfl_Line *src;
-		int k;
+	if (s->options.inline_frames || !symbol) {
+		struct function_range *function;
 
-		for (k = 0; k < n && s->options.inline_frames; k++) {
-			int tag = dwarf_tag(&scopes[k]);
-			const char *name;
-
-			if (tag == DW_TAG_subprogram)
-				break;
-			if (tag != DW_TAG_inlined_subroutine || count + 1 >= G_N_ELEMENTS(frames))
-				continue;
-			name = die_name(&scopes[k]);
-			if (!name)
-				continue;
-			frames[count].function = intern_name(s, name);
-			frames[count].file = NULL;
-			frames[count].line = 0;
-			count++;
-		}
+		if (!dso->indexed)
+			index_functions(dso);
+		function = find_function(dso, vaddr - dso->dwarf_bias);
+		if (function && s->options.inline_frames)
+			count = inlined_at(s, &function->die, vaddr - dso->dwarf_bias, frames,
+					   G_N_ELEMENTS(frames) - 1);
 		/* The enclosing function is the ELF symbol, as pprof names it
 		 * (from nm); DWARF's name only where no symbol covers the PC. */
-		if (!symbol && k < n && dwarf_tag(&scopes[k]) == DW_TAG_subprogram)
-			symbol = die_name(&scopes[k]);
-		free(scopes);
-		src = dwfl_module_getsrc(dso->module, vaddr);
-		if (src && s->options.lines) {
-			const char *name = dwfl_lineinfo(src, NULL, &line, NULL, NULL, NULL);
+		if (!symbol && function)
+			symbol = die_name(&function->die);
+	}
+	if (s->options.lines) {
+		Dwfl_Line *src = dwfl_module_getsrc(dso->module, vaddr);
+		const char *name = src ? dwfl_lineinfo(src, NULL, &line, NULL, NULL, NULL) : NULL;
 
-			if (name && line > 0)
-				file = g_string_chunk_insert_const(s->names, name);
-		}
+		if (name && line > 0)
+			file = g_string_chunk_insert_const(s->names, name);
 	}
 	if (symbol) {
 		const char *at = strchr(symbol, '@');
