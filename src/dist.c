@@ -119,6 +119,7 @@ void cprof_dist_sort(struct cprof_dist *dist)
 {
 	if (dist->sorted)
 		return;
-	qsort(dist->entries->pdata, dist->entries->len, sizeof(gpointer), cprof_entry_cmp);
+	if (dist->entries->len > 1)
+		qsort(dist->entries->pdata, dist->entries->len, sizeof(gpointer), cprof_entry_cmp);
 	dist->sorted = true;
 }

@@ -34,6 +34,8 @@ int cprof_error_set(struct cprof_error *err, const char *fmt, ...)
 	return -1;
 }
 
+static void vwarn(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+
 static void vwarn(const char *fmt, va_list ap)
 {
 	fflush(stdout);

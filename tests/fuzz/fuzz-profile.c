@@ -1,0 +1,60 @@
+/* fuzz-profile: libFuzzer target for every profile reader.  The input is
+ * detected by content as cprof-flat detects it (gperftools binary, folded
+ * stacks, flat JSON), then keyed every way that needs no symbol files and
+ * printed as JSON.  Any crash, leak or sanitizer report is a bug. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "cprof.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const enum cprof_by keys[] = { CPROF_BY_FUNCTION, CPROF_BY_DSO, CPROF_BY_ADDRESS,
+					      CPROF_BY_STACK };
+	struct cprof_error err = { { 0 }, 0 };
+	struct cprof_profile *profile;
+	char path[64];
+	size_t i;
+	int fd;
+
+	fd = memfd_create("fuzz", 0);
+	if (fd < 0 || (size && write(fd, data, size) != (ssize_t)size))
+		abort();
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	profile = cprof_profile_read(path, &err);
+	close(fd);
+	if (!profile) {
+		if (!err.text[0])
+			abort(); /* an error must say what it is */
+		return 0;
+	}
+	for (i = 0; i < 2 * G_N_ELEMENTS(keys); i++) {
+		struct cprof_key_options options = {
+			.by = keys[i / 2],
+			.cum = i % 2,
+			.symbolize = false,
+		};
+		struct cprof_dist *dist = cprof_dist_new(options.by, options.cum);
+		struct cprof_error key_err = { { 0 }, 0 };
+
+		if (cprof_profile_to_dist(profile, &options, dist, &key_err) == 0) {
+			json_t *root = cprof_json_flat(dist, i);
+			char *text = json_dumps(root, JSON_COMPACT);
+
+			if (!text)
+				abort(); /* keys must be valid UTF-8 */
+			free(text);
+			json_decref(root);
+		}
+		cprof_dist_free(dist);
+	}
+	cprof_profile_free(profile);
+	return 0;
+}
