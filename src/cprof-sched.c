@@ -20,17 +20,19 @@ static void usage(void)
 	exit(cprof_finish_output(EXIT_OK));
 }
 
-/* Dies with getopt_long's complaint about argv[optind - 1] on one line. */
+/* Dies with getopt_long's complaint about argv[optind - 1] on one line.
+ * getopt_long sets optopt to 0 for an unknown long option, and to the
+ * option's value for one given an argument it does not take. */
 static void bad_option(char **argv)
 {
 	const char *word = argv[optind - 1];
 	int len = (int)strcspn(word, "=");
 
-	if (optopt != 0)
-		cprof_die("unknown option '-%c' (see --help)", optopt);
-	if (strncmp(word, "--", 2) == 0 && word[len] == '=')
+	if (optopt == 0)
+		cprof_die("unknown or ambiguous option '%.*s' (see --help)", len, word);
+	if (strncmp(word, "--", 2) == 0)
 		cprof_die("option '%.*s' takes no argument (see --help)", len, word);
-	cprof_die("unknown or ambiguous option '%.*s' (see --help)", len, word);
+	cprof_die("unknown option '-%c' (see --help)", optopt);
 }
 
 int main(int argc, char **argv)

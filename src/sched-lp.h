@@ -18,9 +18,10 @@ enum cprof_sched_status {
 	CPROF_SCHED_UNBOUNDED,
 };
 
-/* A value of x[i][j] at most this share of load[j] is taken as 0: left
- * out of the assignment and of the platform's use. */
-#define CPROF_SCHED_ZERO_SHARE 1e-9
+/* Each x[i][j] of the solution is rounded to this many significant digits
+ * of load[j], far finer than the solver's tolerance: exact answers print
+ * exactly, and solver noise near 0 becomes 0. */
+#define CPROF_SCHED_DIGITS 10
 
 /* Loads and CPIs must be below this, and a capacity this large or larger
  * is unlimited: CLP takes bounds past 1e27 as infinite (ClpModel). */

@@ -43,7 +43,7 @@ struct cprof_sched {
 	double *row_lower;
 	double *row_upper;
 	enum cprof_sched_status status;
-	double *x;             /* the solution, one per column */
+	double *x;             /* the solution, one per column, rounded */
 };
 
 const char *cprof_sched_status_name(enum cprof_sched_status status)
@@ -496,10 +496,37 @@ struct cprof_sched *cprof_sched_from_json(json_t *root, struct cprof_error *err)
 
 /* Solving. */
 
+/* Rounds `x` to CPROF_SCHED_DIGITS significant digits of `load`: to a
+ * multiple of 10^(E + 1 - CPROF_SCHED_DIGITS), E the decimal exponent of
+ * `load`, by an exact power of ten so that the result is the double
+ * nearest that decimal.  Returns 0 for x that rounds to 0 or below. */
+static double round_to_load(double x, double load)
+{
+	static const double powers[] = {
+		1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+		1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+	};
+	int decimals;
+
+	if (!(x > 0) || !(load > 0))
+		return 0.0;
+	decimals = CPROF_SCHED_DIGITS - 1 - (int)floor(log10(load));
+	if (decimals > 22) {
+		/* A load below 1e-13: no exact power; keep x unless it is noise. */
+		return x > 1e-9 * load ? x : 0.0;
+	}
+	if (decimals >= 0)
+		x = round(x * powers[decimals]) / powers[decimals];
+	else
+		x = round(x / powers[-decimals]) * powers[-decimals];
+	return x > 0 ? x : 0.0;
+}
+
 enum cprof_sched_status cprof_sched_solve(struct cprof_sched *sched, struct cprof_error *err)
 {
 	Clp_Simplex *model = Clp_newModel();
-	int status;
+	const double *solution;
+	int status, k;
 
 	if (!model) {
 		cprof_error_set(err, "cannot create the CLP model");
@@ -523,8 +550,10 @@ enum cprof_sched_status cprof_sched_solve(struct cprof_sched *sched, struct cpro
 	case 0:
 		sched->status = CPROF_SCHED_OPTIMAL;
 		sched->x = cprof_xmalloc((size_t)sched->num_columns * sizeof(double) + 1);
-		memcpy(sched->x, Clp_getColSolution(model),
-		       (size_t)sched->num_columns * sizeof(double));
+		solution = Clp_getColSolution(model);
+		for (k = 0; k < sched->num_columns; k++)
+			sched->x[k] = round_to_load(solution[k],
+						    sched->apps[sched->column_app[k]].load);
 		break;
 	case 1:
 		sched->status = CPROF_SCHED_INFEASIBLE;
@@ -544,22 +573,13 @@ enum cprof_sched_status cprof_sched_solve(struct cprof_sched *sched, struct cpro
 
 /* Output. */
 
-/* x of column k, or 0 when it is at most CPROF_SCHED_ZERO_SHARE of its
- * app's load. */
-static double kept(const struct cprof_sched *sched, int k)
-{
-	double x = sched->x[k];
-
-	return x > CPROF_SCHED_ZERO_SHARE * sched->apps[sched->column_app[k]].load ? x : 0.0;
-}
-
 static double platform_used(const struct cprof_sched *sched, int i)
 {
 	double used = 0.0;
 	int k;
 
 	for (k = sched->column_first[i]; k < sched->column_first[i + 1]; k++)
-		used += sched->cost[k] * kept(sched, k);
+		used += sched->cost[k] * sched->x[k];
 	return used;
 }
 
@@ -613,7 +633,7 @@ json_t *cprof_sched_json(const struct cprof_sched *sched)
 		json_t *item = json_object();
 
 		for (k = sched->column_first[i]; k < sched->column_first[i + 1]; k++) {
-			double x = kept(sched, k);
+			double x = sched->x[k];
 			json_t *pair;
 
 			if (x == 0.0)
@@ -673,7 +693,7 @@ void cprof_sched_text(const struct cprof_sched *sched)
 	printf("\n%-*s %-*s %14s\n", pw, "platform", aw, "app", "load");
 	for (i = 0; i < sched->num_platforms; i++)
 		for (k = sched->column_first[i]; k < sched->column_first[i + 1]; k++) {
-			double x = kept(sched, k);
+			double x = sched->x[k];
 
 			if (x != 0.0)
 				printf("%-*s %-*s %14.10g\n", pw, sched->platforms[i].name, aw,
