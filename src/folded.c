@@ -46,6 +46,19 @@ static bool blank(const char *line, size_t len)
 	return true;
 }
 
+/* True when a stack has an empty frame: ";a", "a;;b", "a;". */
+static bool empty_frame(const char *frames, size_t len)
+{
+	size_t i;
+
+	if (frames[0] == ';' || frames[len - 1] == ';')
+		return true;
+	for (i = 1; i < len; i++)
+		if (frames[i] == ';' && frames[i - 1] == ';')
+			return true;
+	return false;
+}
+
 int cprof_folded_read(struct cprof_input *in, struct cprof_profile *profile,
 		      struct cprof_error *err)
 {
@@ -72,6 +85,10 @@ int cprof_folded_read(struct cprof_input *in, struct cprof_profile *profile,
 		if (!split_line(line, (size_t)len, &frames_len, &count_text, &count_len)) {
 			err->line = line_no;
 			return cprof_error_set(err, "folded line without a count");
+		}
+		if (empty_frame(line, frames_len)) {
+			err->line = line_no;
+			return cprof_error_set(err, "empty frame name in a folded stack");
 		}
 		if (count_len >= sizeof(digits)) {
 			err->line = line_no;

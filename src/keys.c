@@ -245,7 +245,8 @@ static int folded_to_dist(struct cprof_profile *profile, const struct cprof_key_
 			g_ptr_array_set_size(names, 0);
 			for (frame = strtok_r(copy, ";", &save); frame; frame = strtok_r(NULL, ";", &save))
 				g_ptr_array_add(names, frame);
-			qsort(names->pdata, names->len, sizeof(gpointer), cmp_strings);
+			if (names->len > 1)
+				qsort(names->pdata, names->len, sizeof(gpointer), cmp_strings);
 			for (i = 0; i < names->len; i++)
 				if (i == 0 || strcmp(names->pdata[i], names->pdata[i - 1]) != 0)
 					cprof_dist_add(dist, names->pdata[i], stack->count);
