@@ -35,8 +35,9 @@ struct cprof_sched;
  * with err->line, or "JSON.PATH: what is wrong". */
 struct cprof_sched *cprof_sched_read(const char *source, struct cprof_error *err);
 
-/* Validates the problem `root` (borrowed: the problem takes a reference)
- * and builds its LP.  NULL with `err` set as for cprof_sched_read. */
+/* Validates the problem `root` and builds its LP.  The problem takes a
+ * reference to `root`, whose names it keeps, and deletes its "cpi" member
+ * once the columns hold it.  NULL with `err` set as for cprof_sched_read. */
 struct cprof_sched *cprof_sched_from_json(json_t *root, struct cprof_error *err);
 
 /* Solves the LP with CLP, its log silenced.  Returns the status, or

@@ -213,8 +213,9 @@ struct cprof_sched *cprof_sched_read(const char *source, struct cprof_error *err
 	return sched;
 }
 
-/* Validation.  Every check names the JSON path of the fault; the first one
- * in document order wins. */
+/* Validation.  Every check names the JSON path of the fault, and the first
+ * fault found wins: unknown top-level fields, then platforms, apps and cpi,
+ * each element in order (the order cprof-sched(1) gives). */
 
 static int bad(struct cprof_error *err, const char *path, const char *what)
 {
