@@ -54,7 +54,8 @@ int main(int argc, char **argv)
 
 	cprof_set_progname(argv[0]);
 	cprof_loader_init(&loader);
-	while ((opt = getopt_long(argc, argv, "chn:tV", options, NULL)) != -1) {
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":chn:tV", options, NULL)) != -1) {
 		if (cprof_loader_option(&loader, opt, optarg))
 			continue;
 		switch (opt) {
@@ -79,7 +80,7 @@ int main(int argc, char **argv)
 			folded = true;
 			break;
 		default:
-			usage(EXIT_TROUBLE);
+			cprof_bad_option(opt, argv);
 		}
 	}
 	argc -= optind;

@@ -20,21 +20,6 @@ static void usage(void)
 	exit(cprof_finish_output(EXIT_OK));
 }
 
-/* Dies with getopt_long's complaint about argv[optind - 1] on one line.
- * getopt_long sets optopt to 0 for an unknown long option, and to the
- * option's value for one given an argument it does not take. */
-static void bad_option(char **argv)
-{
-	const char *word = argv[optind - 1];
-	int len = (int)strcspn(word, "=");
-
-	if (optopt == 0)
-		cprof_die("unknown or ambiguous option '%.*s' (see --help)", len, word);
-	if (strncmp(word, "--", 2) == 0)
-		cprof_die("option '%.*s' takes no argument (see --help)", len, word);
-	cprof_die("unknown option '-%c' (see --help)", optopt);
-}
-
 int main(int argc, char **argv)
 {
 	static const struct option options[] = {
@@ -53,7 +38,7 @@ int main(int argc, char **argv)
 
 	cprof_set_progname(argv[0]);
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "chtV", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":chtV", options, NULL)) != -1) {
 		switch (opt) {
 		case 'c':
 			compact = true;
@@ -68,7 +53,7 @@ int main(int argc, char **argv)
 			cprof_print_version();
 			break;
 		default:
-			bad_option(argv);
+			cprof_bad_option(opt, argv);
 		}
 	}
 	argc -= optind;

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -136,6 +137,23 @@ bool cprof_parse_double(const char *s, double *out)
 		return false;
 	*out = value;
 	return true;
+}
+
+void cprof_bad_option(int opt, char *const *argv)
+{
+	const char *word = argv[optind - 1];
+	int len = (int)strcspn(word, "=");
+	bool is_long = strncmp(word, "--", 2) == 0;
+
+	if (opt == ':' && is_long)
+		cprof_die("option '%.*s' needs an argument (see --help)", len, word);
+	if (opt == ':')
+		cprof_die("option '-%c' needs an argument (see --help)", optopt);
+	if (optopt == 0)
+		cprof_die("unknown or ambiguous option '%.*s' (see --help)", len, word);
+	if (is_long)
+		cprof_die("option '%.*s' takes no argument (see --help)", len, word);
+	cprof_die("unknown option '-%c' (see --help)", optopt);
 }
 
 uint64_t cprof_option_u64(const char *option, const char *arg)
