@@ -33,24 +33,6 @@ static void usage(void)
 	exit(cprof_finish_output(EXIT_OK));
 }
 
-/* Dies with getopt_long's complaint about argv[optind - 1] on one line. */
-static void bad_option(int opt, char **argv)
-{
-	const char *word = argv[optind - 1];
-	int len = (int)strcspn(word, "=");
-	bool is_long = strncmp(word, "--", 2) == 0;
-
-	if (opt == ':' && is_long)
-		cprof_die("option '%.*s' needs an argument (see --help)", len, word);
-	if (opt == ':')
-		cprof_die("option '-%c' needs an argument (see --help)", optopt);
-	if (optopt == 0)
-		cprof_die("unknown or ambiguous option '%.*s' (see --help)", len, word);
-	if (is_long)
-		cprof_die("option '%.*s' takes no argument (see --help)", len, word);
-	cprof_die("unknown option '-%c' (see --help)", optopt);
-}
-
 static void print_side(const char *name, const char *source, uint64_t total, const double *entropy)
 {
 	printf("%s: %s, %" PRIu64 " samples, ", name, source, total);
@@ -166,7 +148,7 @@ int main(int argc, char **argv)
 			keys = (enum cprof_keys)parsed;
 			break;
 		default:
-			bad_option(opt, argv);
+			cprof_bad_option(opt, argv);
 		}
 	}
 	argc -= optind;

@@ -293,8 +293,8 @@ struct cprof_entry *cprof_dist_add(struct cprof_dist *dist, const char *key, uin
 /* Returns the entry of `key`, or NULL. */
 struct cprof_entry *cprof_dist_find(const struct cprof_dist *dist, const char *key);
 
-/* Records one more input's name and sampling period (has_period false when
- * the input has none). */
+/* Records one more input's name (kept valid UTF-8, bad bytes replaced by
+ * U+FFFD) and sampling period (has_period false when the input has none). */
 void cprof_dist_note_input(struct cprof_dist *dist, const char *source, bool has_period,
 			   uint64_t period_us);
 
@@ -303,6 +303,10 @@ void cprof_dist_merge(struct cprof_dist *into, const struct cprof_dist *from);
 
 /* Sorts the entries by count descending, then key ascending (bytewise). */
 void cprof_dist_sort(struct cprof_dist *dist);
+
+/* The samples of a distribution outside its entries (a flat truncated with
+ * --top); 0 for a cumulative one. */
+uint64_t cprof_dist_other(const struct cprof_dist *dist);
 
 /* Orders entries as cprof_dist_sort does, for qsort over entry pointers. */
 int cprof_entry_cmp(const void *a, const void *b);

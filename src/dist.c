@@ -90,7 +90,7 @@ void cprof_dist_note_input(struct cprof_dist *dist, const char *source, bool has
 		dist->has_period = false;
 	}
 	dist->num_inputs++;
-	g_ptr_array_add(dist->sources, cprof_xstrdup(source));
+	g_ptr_array_add(dist->sources, cprof_utf8_sanitize(source, strlen(source), NULL));
 }
 
 void cprof_dist_merge(struct cprof_dist *into, const struct cprof_dist *from)
@@ -122,4 +122,16 @@ void cprof_dist_sort(struct cprof_dist *dist)
 	if (dist->entries->len > 1)
 		qsort(dist->entries->pdata, dist->entries->len, sizeof(gpointer), cprof_entry_cmp);
 	dist->sorted = true;
+}
+
+uint64_t cprof_dist_other(const struct cprof_dist *dist)
+{
+	uint64_t sum = 0;
+	guint i;
+
+	if (dist->cum)
+		return 0;
+	for (i = 0; i < dist->entries->len; i++)
+		sum += ((const struct cprof_entry *)g_ptr_array_index(dist->entries, i))->count;
+	return dist->total > sum ? dist->total - sum : 0;
 }

@@ -60,18 +60,6 @@ static double log_base(enum cprof_base base, double x)
 	}
 }
 
-uint64_t cprof_dist_other(const struct cprof_dist *dist)
-{
-	uint64_t sum = 0;
-	guint i;
-
-	if (dist->cum)
-		return 0;
-	for (i = 0; i < dist->entries->len; i++)
-		sum += ((const struct cprof_entry *)g_ptr_array_index(dist->entries, i))->count;
-	return dist->total > sum ? dist->total - sum : 0;
-}
-
 /* -p log_base p for `count` of `total` samples, count > 0. */
 static double term(enum cprof_base base, uint64_t count, uint64_t total)
 {

@@ -100,10 +100,6 @@ struct cprof_diff *cprof_diff_compute(struct cprof_dist *a, struct cprof_dist *b
 /* Frees a comparison; accepts NULL. */
 void cprof_diff_free(struct cprof_diff *diff);
 
-/* The samples of a distribution outside its entries (a flat truncated with
- * --top); 0 for a cumulative one. */
-uint64_t cprof_dist_other(const struct cprof_dist *dist);
-
 /* json-metrics.c */
 
 /* The cprof-entropy object of one input, named `source`; with `header`
