@@ -92,12 +92,10 @@ int main(int argc, char **argv)
 	static const struct option options[] = {
 		CPROF_LOAD_LONG_OPTIONS,
 		CPROF_LOAD_CUM_OPTION,
-		{ "compact", no_argument, NULL, 'c' },
+		CPROF_OUTPUT_LONG_OPTIONS,
 		{ "fail-above", required_argument, NULL, OPT_FAIL_ABOVE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "keys", required_argument, NULL, OPT_KEYS },
-		{ "text", no_argument, NULL, 't' },
-		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cprof_loader loader;
@@ -115,12 +113,10 @@ int main(int argc, char **argv)
 	cprof_loader_init(&loader);
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":chk:tV", options, NULL)) != -1) {
-		if (cprof_loader_option(&loader, opt, optarg))
+		if (cprof_loader_option(&loader, opt, optarg) ||
+		    cprof_output_option(opt, &compact, &text))
 			continue;
 		switch (opt) {
-		case 'c':
-			compact = true;
-			break;
 		case 'h':
 			usage();
 			break;
@@ -128,12 +124,6 @@ int main(int argc, char **argv)
 			k = cprof_option_u64("-k", optarg);
 			if (k > SIZE_MAX)
 				cprof_die("-k: too large: '%s'", optarg);
-			break;
-		case 't':
-			text = true;
-			break;
-		case 'V':
-			cprof_print_version();
 			break;
 		case OPT_FAIL_ABOVE:
 			fail_above = cprof_option_double("--fail-above", optarg);

@@ -67,10 +67,8 @@ int main(int argc, char **argv)
 		CPROF_LOAD_LONG_OPTIONS,
 		CPROF_LOAD_CUM_OPTION,
 		{ "base", required_argument, NULL, OPT_BASE },
-		{ "compact", no_argument, NULL, 'c' },
+		CPROF_OUTPUT_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
-		{ "text", no_argument, NULL, 't' },
-		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const stdin_only[] = { "-" };
@@ -90,20 +88,12 @@ int main(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, ":chtV", options, NULL)) != -1) {
 		if (opt == CPROF_OPT_CUM)
 			cprof_die("--cum: inclusive counts sum past 1, so their entropy is undefined");
-		if (cprof_loader_option(&loader, opt, optarg))
+		if (cprof_loader_option(&loader, opt, optarg) ||
+		    cprof_output_option(opt, &compact, &text))
 			continue;
 		switch (opt) {
-		case 'c':
-			compact = true;
-			break;
 		case 'h':
 			usage();
-			break;
-		case 't':
-			text = true;
-			break;
-		case 'V':
-			cprof_print_version();
 			break;
 		case OPT_BASE:
 			parsed = cprof_base_parse(optarg);

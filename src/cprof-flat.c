@@ -36,12 +36,10 @@ int main(int argc, char **argv)
 	static const struct option options[] = {
 		CPROF_LOAD_LONG_OPTIONS,
 		CPROF_LOAD_CUM_OPTION,
-		{ "compact", no_argument, NULL, 'c' },
+		CPROF_OUTPUT_LONG_OPTIONS,
 		{ "folded", no_argument, NULL, OPT_FOLDED },
 		{ "help", no_argument, NULL, 'h' },
-		{ "text", no_argument, NULL, 't' },
 		{ "top", required_argument, NULL, 'n' },
-		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const stdin_only[] = { "-" };
@@ -56,12 +54,10 @@ int main(int argc, char **argv)
 	cprof_loader_init(&loader);
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":chn:tV", options, NULL)) != -1) {
-		if (cprof_loader_option(&loader, opt, optarg))
+		if (cprof_loader_option(&loader, opt, optarg) ||
+		    cprof_output_option(opt, &compact, &text))
 			continue;
 		switch (opt) {
-		case 'c':
-			compact = true;
-			break;
 		case 'h':
 			usage(EXIT_OK);
 			break;
@@ -69,12 +65,6 @@ int main(int argc, char **argv)
 			top = cprof_option_u64("--top", optarg);
 			if (top == 0)
 				cprof_die("--top: must be at least 1");
-			break;
-		case 't':
-			text = true;
-			break;
-		case 'V':
-			cprof_print_version();
 			break;
 		case OPT_FOLDED:
 			folded = true;

@@ -23,10 +23,8 @@ static void usage(void)
 int main(int argc, char **argv)
 {
 	static const struct option options[] = {
-		{ "compact", no_argument, NULL, 'c' },
+		CPROF_OUTPUT_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
-		{ "text", no_argument, NULL, 't' },
-		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cprof_error err = { .text = "", .line = 0 };
@@ -39,18 +37,11 @@ int main(int argc, char **argv)
 	cprof_set_progname(argv[0]);
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":chtV", options, NULL)) != -1) {
+		if (cprof_output_option(opt, &compact, &text))
+			continue;
 		switch (opt) {
-		case 'c':
-			compact = true;
-			break;
 		case 'h':
 			usage();
-			break;
-		case 't':
-			text = true;
-			break;
-		case 'V':
-			cprof_print_version();
 			break;
 		default:
 			cprof_bad_option(opt, argv);

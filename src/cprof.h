@@ -66,6 +66,17 @@ void *cprof_xcalloc(size_t count, size_t size);
 void *cprof_xrealloc(void *ptr, size_t size);
 char *cprof_xstrdup(const char *s);
 
+/* getopt_long entries of the output options every program takes:
+ * -c/--compact, -t/--text, -V/--version. */
+#define CPROF_OUTPUT_LONG_OPTIONS                                \
+	{ "compact", no_argument, NULL, 'c' },                   \
+	{ "text", no_argument, NULL, 't' },                      \
+	{ "version", no_argument, NULL, 'V' }
+
+/* Takes one of the output options: sets *compact or *text, or prints the
+ * version and exits; false when `opt` is none of them. */
+bool cprof_output_option(int opt, bool *compact, bool *text);
+
 /* Parses a whole decimal unsigned number; false on junk or overflow. */
 bool cprof_parse_u64(const char *s, uint64_t *out);
 

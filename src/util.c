@@ -139,6 +139,22 @@ bool cprof_parse_double(const char *s, double *out)
 	return true;
 }
 
+bool cprof_output_option(int opt, bool *compact, bool *text)
+{
+	switch (opt) {
+	case 'c':
+		*compact = true;
+		return true;
+	case 't':
+		*text = true;
+		return true;
+	case 'V':
+		cprof_print_version();
+	default:
+		return false;
+	}
+}
+
 void cprof_bad_option(int opt, char *const *argv)
 {
 	const char *word = argv[optind - 1];
