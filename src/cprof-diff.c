@@ -20,14 +20,11 @@ static void usage(void)
 	       "  -k N            compare the top N keys (default 10; 0: every key)\n"
 	       "  --keys K        union (the top N of A and of B, the default) or a\n"
 	       "  --fail-above T  exit 1 when the distance is above T\n"
-	       "  --by=KEY        function (default), dso, line, address or stack\n"
+	       CPROF_LOAD_BY_HELP
 	       "  --cum           count each key once in every sample holding it\n"
 	       "  -c, --compact   JSON on one line\n"
 	       "  -t, --text      an aligned table instead of JSON\n"
-	       "  --no-symbolize  key every PC as if no symbol were found\n"
-	       "  --no-inline     keep the enclosing symbol of inlined code\n"
-	       "  --symbols DIR   look for binaries and debug files in DIR too\n"
-	       "  --binary FILE   symbolize the main executable from FILE\n"
+	       CPROF_LOAD_SYMBOL_HELP
 	       "  -h, --help      this help;  -V, --version  the version\n",
 	       cprof_progname);
 	exit(cprof_finish_output(EXIT_OK));
@@ -145,8 +142,7 @@ int main(int argc, char **argv)
 	argv += optind;
 	if (argc != 2)
 		cprof_die("two inputs needed, A and B, not %d (see --help)", argc);
-	if (strcmp(argv[0], "-") == 0 && strcmp(argv[1], "-") == 0)
-		cprof_die("standard input (-) can be read only once");
+	cprof_loader_check_operands((const char *const *)argv, argc);
 	sources[0] = argv[0];
 	sources[1] = argv[1];
 

@@ -18,13 +18,10 @@ static void usage(void)
 	       "       [--no-symbolize] [--no-inline] [--symbols DIR] [--binary FILE] [FILE ...]\n"
 	       "Print the Shannon entropy of each profile, and its stability over several.\n"
 	       "  --base B        2 (bits, the default), e (nats) or 10 (hartleys)\n"
-	       "  --by=KEY        function (default), dso, line, address or stack\n"
+	       CPROF_LOAD_BY_HELP
 	       "  -c, --compact   JSON on one line\n"
 	       "  -t, --text      an aligned table instead of JSON\n"
-	       "  --no-symbolize  key every PC as if no symbol were found\n"
-	       "  --no-inline     keep the enclosing symbol of inlined code\n"
-	       "  --symbols DIR   look for binaries and debug files in DIR too\n"
-	       "  --binary FILE   symbolize the main executable from FILE\n"
+	       CPROF_LOAD_SYMBOL_HELP
 	       "  -h, --help      this help;  -V, --version  the version\n",
 	       cprof_progname);
 	exit(cprof_finish_output(EXIT_OK));
@@ -78,7 +75,7 @@ int main(int argc, char **argv)
 	const char *const *inputs;
 	enum cprof_base base = CPROF_BASE_2;
 	enum cprof_by by = CPROF_BY_FUNCTION;
-	bool compact = false, text = false, seen_stdin = false;
+	bool compact = false, text = false;
 	double *values;
 	int opt, i, count, parsed;
 
@@ -110,11 +107,7 @@ int main(int argc, char **argv)
 
 	inputs = argc > 0 ? (const char *const *)argv : stdin_only;
 	count = argc > 0 ? argc : 1;
-	for (i = 0; i < count; i++) {
-		if (strcmp(inputs[i], "-") == 0 && seen_stdin)
-			cprof_die("standard input (-) can be read only once");
-		seen_stdin = seen_stdin || strcmp(inputs[i], "-") == 0;
-	}
+	cprof_loader_check_operands(inputs, count);
 
 	results = cprof_xcalloc((size_t)count, sizeof(*results));
 	values = cprof_xcalloc((size_t)count, sizeof(*values));

@@ -16,16 +16,13 @@ static void usage(int status)
 		"usage: %s [-chtV] [--by=KEY] [--cum] [-n N] [--folded]\n"
 		"       [--no-symbolize] [--no-inline] [--symbols DIR] [--binary FILE] [FILE ...]\n"
 		"Print the flat normalized distribution of CPU profiles as JSON.\n"
-		"  --by=KEY        function (default), dso, line, address or stack\n"
+		CPROF_LOAD_BY_HELP
 		"  --cum           count each key once in every sample holding it\n"
 		"  -n, --top N     keep the first N entries\n"
 		"  -c, --compact   JSON on one line\n"
 		"  -t, --text      an aligned table instead of JSON\n"
 		"      --folded    KEY COUNT lines instead of JSON\n"
-		"  --no-symbolize  key every PC as if no symbol were found\n"
-		"  --no-inline     keep the enclosing symbol of inlined code\n"
-		"  --symbols DIR   look for binaries and debug files in DIR too\n"
-		"  --binary FILE   symbolize the main executable from FILE\n"
+		CPROF_LOAD_SYMBOL_HELP
 		"  -h, --help      this help;  -V, --version  the version\n",
 		cprof_progname);
 	exit(status);
@@ -80,6 +77,7 @@ int main(int argc, char **argv)
 
 	inputs = argc > 0 ? (const char *const *)argv : stdin_only;
 	count = argc > 0 ? argc : 1;
+	cprof_loader_check_operands(inputs, count);
 	for (i = 0; i < count; i++)
 		cprof_loader_read(&loader, inputs[i], &dist);
 

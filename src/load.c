@@ -95,6 +95,20 @@ void cprof_loader_read(struct cprof_loader *loader, const char *name, struct cpr
 	cprof_profile_free(profile);
 }
 
+void cprof_loader_check_operands(const char *const *names, int count)
+{
+	bool seen_stdin = false;
+	int i;
+
+	for (i = 0; i < count; i++) {
+		if (strcmp(names[i], "-") != 0)
+			continue;
+		if (seen_stdin)
+			cprof_die("standard input (-) can be read only once");
+		seen_stdin = true;
+	}
+}
+
 void cprof_loader_free(struct cprof_loader *loader)
 {
 	cprof_symbolizer_free(loader->key.symbolizer);

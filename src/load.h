@@ -23,6 +23,15 @@ enum {
 	{ "no-symbolize", no_argument, NULL, CPROF_OPT_NO_SYMBOLIZE },             \
 	{ "symbols", required_argument, NULL, CPROF_OPT_SYMBOLS }
 
+/* The --help lines of those options, for the usage of each program. */
+#define CPROF_LOAD_BY_HELP \
+	"  --by=KEY        function (default), dso, line, address or stack\n"
+#define CPROF_LOAD_SYMBOL_HELP                                                \
+	"  --no-symbolize  key every PC as if no symbol were found\n"            \
+	"  --no-inline     keep the enclosing symbol of inlined code\n"          \
+	"  --symbols DIR   look for binaries and debug files in DIR too\n"       \
+	"  --binary FILE   symbolize the main executable from FILE\n"
+
 /* The --cum entry, for the programs that take it. */
 #define CPROF_LOAD_CUM_OPTION { "cum", no_argument, NULL, CPROF_OPT_CUM }
 
@@ -44,6 +53,10 @@ bool cprof_loader_option(struct cprof_loader *loader, int opt, const char *arg);
  * the options say, when *dist is NULL).  Dies with the input's name and the
  * place of the fault on any error. */
 void cprof_loader_read(struct cprof_loader *loader, const char *name, struct cprof_dist **dist);
+
+/* Dies unless standard input ("-") is named at most once among the
+ * `count` operands: it can be read only once. */
+void cprof_loader_check_operands(const char *const *names, int count);
 
 /* Frees what the loader holds. */
 void cprof_loader_free(struct cprof_loader *loader);
