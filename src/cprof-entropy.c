@@ -39,17 +39,20 @@ static void print_text(const struct result *results, size_t count, enum cprof_by
 	size_t i;
 
 	printf("by %s, entropy in %s\n", cprof_by_name(by), cprof_base_unit(base));
-	printf("%12s %10s %8s %12s  %s\n", "entropy", "normalized", "entries", "total", "source");
+	printf("%12s %10s %10s %10s %8s %12s  %s\n", "entropy", "mm", "se", "normalized",
+	       "entries", "total", "source");
 	for (i = 0; i < count; i++) {
 		const struct cprof_entropy *e = &results[i].entropy;
 
-		printf("%s%10.6f %10.6f %8zu %12" PRIu64 "  %s\n", e->lower_bound ? ">=" : "  ",
-		       e->entropy, e->normalized, e->entries, e->total, results[i].source);
+		printf("%s%10.6f %10.6f %10.6f %10.6f %8zu %12" PRIu64 "  %s\n",
+		       e->lower_bound ? ">=" : "  ", e->entropy, e->entropy_mm, e->se, e->normalized,
+		       e->entries, e->total, results[i].source);
 	}
 	if (stability)
-		printf("stability of %zu: mean %.6f, sd %.6f, min %.6f, max %.6f, cv %.6f\n",
-		       stability->n, stability->mean, stability->sd, stability->min,
-		       stability->max, stability->cv);
+		printf("stability of %zu: mean %.6f, sd %.6f (sampling alone %.6f), min %.6f, "
+		       "max %.6f, cv %.6f\n",
+		       stability->n, stability->mean, stability->sd, stability->sampling_sd,
+		       stability->min, stability->max, stability->cv);
 	for (i = 0; i < count; i++)
 		if (results[i].entropy.lower_bound) {
 			printf(">= a lower bound: a truncated flat, its other samples "
@@ -76,7 +79,7 @@ int main(int argc, char **argv)
 	enum cprof_base base = CPROF_BASE_2;
 	enum cprof_by by = CPROF_BY_FUNCTION;
 	bool compact = false, text = false;
-	double *values;
+	double *values, *se;
 	int opt, i, count, parsed;
 
 	cprof_set_progname(argv[0]);
@@ -111,6 +114,7 @@ int main(int argc, char **argv)
 
 	results = cprof_xcalloc((size_t)count, sizeof(*results));
 	values = cprof_xcalloc((size_t)count, sizeof(*values));
+	se = cprof_xcalloc((size_t)count, sizeof(*se));
 	for (i = 0; i < count; i++) {
 		struct cprof_error err = { { 0 }, 0 };
 		struct cprof_dist *dist = NULL;
@@ -129,11 +133,12 @@ int main(int argc, char **argv)
 		}
 		results[i].source = inputs[i];
 		values[i] = results[i].entropy.entropy;
+		se[i] = results[i].entropy.se;
 		cprof_dist_free(dist);
 	}
 
 	if (count > 1)
-		cprof_stability_compute(values, (size_t)count, &stability);
+		cprof_stability_compute(values, se, (size_t)count, &stability);
 	if (text) {
 		print_text(results, (size_t)count, by, base, count > 1 ? &stability : NULL);
 	} else if (count == 1) {
@@ -152,6 +157,7 @@ int main(int argc, char **argv)
 				cprof_die("out of memory");
 		cprof_json_print(cprof_json_entropy_many(by, base, profiles, &stability), compact);
 	}
+	free(se);
 	free(values);
 	free(results);
 	cprof_loader_free(&loader);

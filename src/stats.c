@@ -92,43 +92,89 @@ static double sum_value(const struct sum *s)
 	return s->sum + s->compensation;
 }
 
+/* The natural log of the base, to convert nats. */
+static double ln_base(enum cprof_base base)
+{
+	return log(cprof_base_value(base));
+}
+
+/* Adds one entry of `count` > 0 samples to the sums of an entropy: h in
+ * the base, and in nats h_nats and sum p ln^2 p (for the error). */
+struct entropy_sums {
+	struct sum h;
+	struct sum h_nats;
+	struct sum p_ln2;
+	size_t entries;
+};
+
+static void entropy_add(struct entropy_sums *sums, enum cprof_base base, uint64_t count,
+			uint64_t total)
+{
+	double p = (double)count / (double)total, ln_p = log(p);
+
+	sum_add(&sums->h, term(base, count, total));
+	sum_add(&sums->h_nats, -p * ln_p);
+	sum_add(&sums->p_ln2, p * ln_p * ln_p);
+	sums->entries++;
+}
+
+void cprof_entropy_of_counts(const uint64_t *counts, size_t n, uint64_t total, enum cprof_base base,
+			     struct cprof_entropy *out)
+{
+	struct entropy_sums sums = { { 0, 0 }, { 0, 0 }, { 0, 0 }, 0 };
+	uint64_t listed = 0;
+	double h_nats, variance;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (counts[i] == 0)
+			continue;
+		entropy_add(&sums, base, counts[i], total);
+		listed += counts[i];
+	}
+	out->lower_bound = total > listed;
+	if (out->lower_bound)
+		entropy_add(&sums, base, total - listed, total);
+	out->entropy = sum_value(&sums.h);
+	out->entries = sums.entries;
+	out->total = total;
+	out->normalized = sums.entries > 1 ? out->entropy / log_base(base, (double)sums.entries) : 0.0;
+	out->entropy_mm = out->entropy;
+	out->se = 0.0;
+	if (total == 0)
+		return;
+	out->entropy_mm += (double)(sums.entries - 1) / (2.0 * (double)total) / ln_base(base);
+	h_nats = sum_value(&sums.h_nats);
+	variance = (sum_value(&sums.p_ln2) - h_nats * h_nats) / (double)total;
+	out->se = sqrt(fmax(0.0, variance)) / ln_base(base);
+}
+
 int cprof_entropy_compute(struct cprof_dist *dist, enum cprof_base base, struct cprof_entropy *out,
 			  struct cprof_error *err)
 {
-	struct sum h = { 0.0, 0.0 };
-	uint64_t other;
-	size_t entries = 0;
+	uint64_t *counts;
 	guint i;
 
 	if (dist->cum)
 		return cprof_error_set(err, "a --cum distribution: its p values sum past 1, "
 				       "so its entropy is undefined");
-	cprof_dist_sort(dist);
-	other = cprof_dist_other(dist);
 	/* In flat order, so that the sum is the same whatever order the
 	 * entries were read in. */
-	for (i = 0; i < dist->entries->len; i++) {
-		const struct cprof_entry *entry = g_ptr_array_index(dist->entries, i);
-
-		if (entry->count == 0)
-			continue;
-		sum_add(&h, term(base, entry->count, dist->total));
-		entries++;
-	}
-	if (other > 0) {
-		sum_add(&h, term(base, other, dist->total));
-		entries++;
-	}
-	out->entropy = sum_value(&h);
-	out->entries = entries;
-	out->total = dist->total;
-	out->lower_bound = other > 0;
-	out->normalized = entries > 1 ? out->entropy / log_base(base, (double)entries) : 0.0;
+	cprof_dist_sort(dist);
+	counts = cprof_xcalloc(dist->entries->len + 1, sizeof(*counts));
+	for (i = 0; i < dist->entries->len; i++)
+		counts[i] = ((const struct cprof_entry *)g_ptr_array_index(dist->entries, i))->count;
+	cprof_entropy_of_counts(counts, dist->entries->len, dist->total, base, out);
+	free(counts);
 	return 0;
 }
 
-void cprof_stability_compute(const double *values, size_t n, struct cprof_stability *out)
+void cprof_stability_compute(const double *values, const double *se, size_t n,
+			     struct cprof_stability *out)
 {
+	double squares = 0.0;
+	size_t i;
+
 	gsl_set_error_handler_off();
 	out->n = n;
 	out->mean = gsl_stats_mean(values, 1, n);
@@ -136,6 +182,9 @@ void cprof_stability_compute(const double *values, size_t n, struct cprof_stabil
 	out->sd = n > 1 ? gsl_stats_sd_m(values, 1, n, out->mean) : 0.0;
 	gsl_stats_minmax(&out->min, &out->max, values, 1, n);
 	out->cv = out->mean != 0.0 ? out->sd / out->mean : 0.0;
+	for (i = 0; i < n; i++)
+		squares += se[i] * se[i];
+	out->sampling_sd = sqrt(squares / (double)n);
 }
 
 static const char *const keys_names[] = {

@@ -36,7 +36,21 @@ struct cprof_entropy {
 	size_t entries;        /* keys with count > 0, plus one for other */
 	uint64_t total;        /* samples */
 	bool lower_bound;      /* other > 0 was counted as one entry */
+	/* The Miller-Madow estimate: entropy + (entries - 1) / (2 total), in
+	 * nats before conversion to the base. */
+	double entropy_mm;
+	/* The delta-method standard error of `entropy` from multinomial
+	 * sampling: sqrt((sum p ln^2 p - H^2) / total), H in nats, then
+	 * converted to the base; 0 without samples. */
+	double se;
 };
+
+/* The entropy of the `n` counts (those of 0 skipped) of a distribution of
+ * `total` samples into *out; total - the sum of the counts, when above 0,
+ * is one more entry and makes the result a lower bound.  Summed in the
+ * order given. */
+void cprof_entropy_of_counts(const uint64_t *counts, size_t n, uint64_t total, enum cprof_base base,
+			     struct cprof_entropy *out);
 
 /* Computes the entropy of `dist` (sorting it) in `base` into *out.  Returns
  * 0, or -1 with `err` set when the distribution is cumulative (its p can
@@ -53,10 +67,13 @@ struct cprof_stability {
 	double min;
 	double max;
 	double cv;             /* sd / mean; 0 when the mean is 0 */
+	double sampling_sd;    /* root mean square of the profiles' se */
 };
 
-/* Summarizes the `n` >= 1 values with GSL's gsl_stats_* into *out. */
-void cprof_stability_compute(const double *values, size_t n, struct cprof_stability *out);
+/* Summarizes the `n` >= 1 entropies `values`, whose standard errors are
+ * `se`, with GSL's gsl_stats_* into *out. */
+void cprof_stability_compute(const double *values, const double *se, size_t n,
+			     struct cprof_stability *out);
 
 /* Which keys cprof-diff compares: the top k of A and of B, or of A alone. */
 enum cprof_keys {

@@ -160,36 +160,70 @@ static void test_entropy(void)
 	      "cprof_base_parse");
 }
 
+/* Miller-Madow and the delta-method error against their closed forms. */
+static void test_entropy_error(void)
+{
+	static const uint64_t halves[] = { 1, 1 };
+	static const uint64_t three_one[] = { 3, 1 };
+	struct cprof_entropy e;
+	double h, p_ln2;
+
+	/* Two halves: 1 bit; MM adds (2 - 1) / (2 x 2) nats; no spread of
+	 * -ln p, so no error. */
+	cprof_entropy_of_counts(halves, 2, 2, CPROF_BASE_2, &e);
+	near("halves: entropy", e.entropy, 1.0);
+	near("halves: entropy_mm", e.entropy_mm, 1.0 + 0.25 / log(2.0));
+	near("halves: se", e.se, 0.0);
+	/* 3/4 and 1/4 in nats: se = sqrt((sum p ln^2 p - H^2) / 4). */
+	h = -(0.75 * log(0.75) + 0.25 * log(0.25));
+	p_ln2 = 0.75 * log(0.75) * log(0.75) + 0.25 * log(0.25) * log(0.25);
+	cprof_entropy_of_counts(three_one, 2, 4, CPROF_BASE_E, &e);
+	near("3:1: entropy", e.entropy, h);
+	near("3:1: entropy_mm", e.entropy_mm, h + 1.0 / 8.0);
+	near("3:1: se", e.se, sqrt((p_ln2 - h * h) / 4.0));
+	cprof_entropy_of_counts(three_one, 2, 4, CPROF_BASE_10, &e);
+	near("3:1: se in hartleys", e.se, sqrt((p_ln2 - h * h) / 4.0) / log(10.0));
+	/* Two samples more than the counts: one more entry, a lower bound. */
+	cprof_entropy_of_counts(three_one, 2, 6, CPROF_BASE_2, &e);
+	check(e.lower_bound && e.entries == 3, "other: entries %zu", e.entries);
+	near("other: entropy_mm", e.entropy_mm, e.entropy + 2.0 / 12.0 / log(2.0));
+}
+
 static void test_stability(void)
 {
 	static const double four[] = { 3.0, 1.0, 4.0, 2.0 };
 	static const double one[] = { 1.25 };
 	static const double around_zero[] = { -1.0, 1.0 };
 	static const double same[] = { 0.7, 0.7, 0.7 };
+	static const double se4[] = { 0.1, 0.2, 0.2, 0.4 };
+	static const double se1[] = { 0.3 };
 	struct cprof_stability s;
 
 	/* Mean 2.5; squares of deviations 0.25+2.25+2.25+0.25 = 5, / 3. */
-	cprof_stability_compute(four, 4, &s);
+	cprof_stability_compute(four, se4, 4, &s);
 	check(s.n == 4, "four: n %zu", s.n);
 	exact("four: mean", s.mean, 2.5);
 	near("four: sd (n - 1)", s.sd, sqrt(5.0 / 3.0));
 	exact("four: min", s.min, 1.0);
 	exact("four: max", s.max, 4.0);
 	near("four: cv", s.cv, sqrt(5.0 / 3.0) / 2.5);
+	/* Root mean square of 0.1, 0.2, 0.2, 0.4: sqrt(0.25 / 4). */
+	near("four: sampling_sd", s.sampling_sd, 0.25);
 
-	cprof_stability_compute(one, 1, &s);
+	cprof_stability_compute(one, se1, 1, &s);
 	exact("one: mean", s.mean, 1.25);
 	exact("one: sd", s.sd, 0.0);
 	exact("one: cv", s.cv, 0.0);
 	exact("one: min", s.min, 1.25);
 	exact("one: max", s.max, 1.25);
+	exact("one: sampling_sd", s.sampling_sd, 0.3);
 
-	cprof_stability_compute(around_zero, 2, &s);
+	cprof_stability_compute(around_zero, se4, 2, &s);
 	exact("mean 0: mean", s.mean, 0.0);
 	near("mean 0: sd", s.sd, sqrt(2.0));
 	exact("mean 0: cv", s.cv, 0.0);
 
-	cprof_stability_compute(same, 3, &s);
+	cprof_stability_compute(same, se4, 3, &s);
 	exact("same: sd", s.sd, 0.0);
 	exact("same: cv", s.cv, 0.0);
 }
@@ -361,6 +395,7 @@ static void test_diff(void)
 int main(void)
 {
 	test_entropy();
+	test_entropy_error();
 	test_stability();
 	test_diff();
 	if (failures)

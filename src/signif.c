@@ -1,0 +1,674 @@
+/* signif.c: tests, intervals and null distributions of the difference of
+ * two profiles (GSL).  See signif.h for the model. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_sf_gamma.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "cprof.h"
+#include "signif.h"
+
+/* The fewest expected samples a cell of a chi-squared table may hold
+ * before it is pooled with the other sparse ones. */
+#define SPARSE_EXPECTED 5.0
+
+/* The seed of every bootstrap: the same input gives the same figures. */
+#define NULL_SEED 20100701UL
+
+static double fraction(uint64_t count, uint64_t total)
+{
+	return total > 0 ? (double)count / (double)total : 0.0;
+}
+
+/* The likelihood-ratio tail of x successes of m at probability pi, for
+ * counts too large for the incomplete beta's continued fraction: the
+ * signed root of the binomial deviance is standard normal to O(1/m). */
+static double deviance_tail(double x, double m, double pi, bool upper)
+{
+	double expected = m * pi, d = 0.0, z;
+
+	if (x > 0)
+		d += x * log(x / expected);
+	if (m - x > 0)
+		d += (m - x) * log((m - x) / (m - expected));
+	z = copysign(sqrt(fmax(0.0, 2.0 * d)), x - expected);
+	return upper ? gsl_cdf_ugaussian_Q(z) : gsl_cdf_ugaussian_P(z);
+}
+
+/* I_x(a, b), or a negative number when GSL cannot reach full precision. */
+static double beta_inc(double a, double b, double x)
+{
+	gsl_sf_result result;
+
+	if (gsl_sf_beta_inc_e(a, b, x, &result) != GSL_SUCCESS)
+		return -1.0;
+	return result.val;
+}
+
+/* P(X >= x) for X binomial(m, pi), x and m real (counts over phi). */
+static double upper_tail(double x, double m, double pi)
+{
+	double tail;
+
+	if (x <= 0)
+		return 1.0;
+	tail = beta_inc(x, m - x + 1.0, pi);
+	return tail >= 0 ? tail : deviance_tail(x, m, pi, true);
+}
+
+/* P(X <= x) for X binomial(m, pi). */
+static double lower_tail(double x, double m, double pi)
+{
+	double tail;
+
+	if (x >= m)
+		return 1.0;
+	tail = beta_inc(m - x, x + 1.0, 1.0 - pi);
+	return tail >= 0 ? tail : deviance_tail(x, m, pi, false);
+}
+
+double cprof_share_test(uint64_t count_a, uint64_t total_a, uint64_t count_b, uint64_t total_b,
+			double dispersion)
+{
+	double m = ((double)count_a + (double)count_b) / dispersion;
+	double x = (double)count_b / dispersion;
+	double pi, p;
+
+	gsl_set_error_handler_off();
+	if (m <= 0 || total_a == 0 || total_b == 0)
+		return 1.0;
+	pi = (double)total_b / ((double)total_a + (double)total_b);
+	p = 2.0 * fmin(upper_tail(x, m, pi), lower_tail(x, m, pi));
+	return fmin(1.0, p);
+}
+
+/* The Wilson score interval of a share, count of total over dispersion. */
+static void wilson(uint64_t count, uint64_t total, double dispersion, double z, double *low,
+		   double *high)
+{
+	double n, p, z2n, center, half;
+
+	if (total == 0) {
+		*low = 0.0;
+		*high = 1.0;
+		return;
+	}
+	n = (double)total / dispersion;
+	p = (double)count / (double)total;
+	z2n = z * z / n;
+	center = (p + z2n / 2.0) / (1.0 + z2n);
+	half = z * sqrt(p * (1.0 - p) / n + z2n / (4.0 * n)) / (1.0 + z2n);
+	*low = fmax(0.0, center - half);
+	*high = fmin(1.0, center + half);
+}
+
+void cprof_delta_interval(uint64_t count_a, uint64_t total_a, uint64_t count_b, uint64_t total_b,
+			  double dispersion, double level, double *low, double *high)
+{
+	double z = gsl_cdf_ugaussian_Qinv((1.0 - level) / 2.0);
+	double p_a = fraction(count_a, total_a), p_b = fraction(count_b, total_b);
+	double low_a, high_a, low_b, high_b, delta = p_b - p_a;
+
+	wilson(count_a, total_a, dispersion, z, &low_a, &high_a);
+	wilson(count_b, total_b, dispersion, z, &low_b, &high_b);
+	*low = delta - hypot(p_b - low_b, high_a - p_a);
+	*high = delta + hypot(high_b - p_b, p_a - low_a);
+}
+
+/* An index ranked by a key, for the sorts below. */
+struct ranked {
+	double value;
+	size_t index;
+};
+
+static int ranked_cmp(const void *x, const void *y)
+{
+	const struct ranked *a = x, *b = y;
+
+	if (a->value != b->value)
+		return a->value < b->value ? -1 : 1;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+void cprof_bh_qvalues(const double *p, const double *weight, size_t n, double *q)
+{
+	struct ranked *order;
+	double weights = 0.0, running = 1.0;
+	size_t i;
+
+	if (n == 0)
+		return;
+	for (i = 0; i < n; i++)
+		weights += weight ? weight[i] : 1.0;
+	order = cprof_xcalloc(n, sizeof(*order));
+	for (i = 0; i < n; i++) {
+		double w = weight ? weight[i] * (double)n / weights : 1.0;
+
+		order[i].value = p[i] / w;
+		order[i].index = i;
+	}
+	qsort(order, n, sizeof(*order), ranked_cmp);
+	for (i = n; i-- > 0;) {
+		double adjusted = order[i].value * (double)n / (double)(i + 1);
+
+		running = fmin(running, adjusted);
+		q[order[i].index] = fmin(1.0, running);
+	}
+	free(order);
+}
+
+/* One column of a contingency table: a key's counts, or several pooled. */
+struct column {
+	double a;
+	double b;
+};
+
+/* The G statistic of the 2 x n table `columns`, from its own margins. */
+static double g_statistic(const struct column *columns, size_t n)
+{
+	double total_a = 0, total_b = 0, total, g = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		total_a += columns[i].a;
+		total_b += columns[i].b;
+	}
+	total = total_a + total_b;
+	for (i = 0; i < n; i++) {
+		double pooled = columns[i].a + columns[i].b;
+
+		if (columns[i].a > 0)
+			g += columns[i].a * log(columns[i].a * total / (pooled * total_a));
+		if (columns[i].b > 0)
+			g += columns[i].b * log(columns[i].b * total / (pooled * total_b));
+	}
+	return 2.0 * g;
+}
+
+/* Merges column `from` into the smallest other column of the `n`. */
+static void merge_into_smallest(struct column *columns, size_t n, size_t from)
+{
+	size_t i, smallest = n;
+
+	for (i = 0; i < n; i++)
+		if (i != from && (smallest == n || columns[i].a + columns[i].b <
+						   columns[smallest].a + columns[smallest].b))
+			smallest = i;
+	if (smallest == n)
+		return;
+	columns[smallest].a += columns[from].a;
+	columns[smallest].b += columns[from].b;
+	columns[from] = columns[n - 1];
+}
+
+void cprof_gtest(const struct cprof_pair *pairs, size_t n, uint64_t total_a, uint64_t total_b,
+		 double dispersion, struct cprof_gtest *out)
+{
+	struct column *columns = cprof_xcalloc(n + 2, sizeof(*columns));
+	struct column sparse = { 0, 0 }, rest = { (double)total_a, (double)total_b };
+	double share_a = fraction(total_a, total_a + total_b);
+	size_t i, used = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < n; i++) {
+		struct column c = { (double)pairs[i].count_a, (double)pairs[i].count_b };
+		double pooled = c.a + c.b;
+
+		if (!pairs[i].known || pooled == 0)
+			continue;
+		rest.a -= c.a;
+		rest.b -= c.b;
+		if (fmin(share_a, 1.0 - share_a) * pooled < SPARSE_EXPECTED) {
+			sparse.a += c.a;
+			sparse.b += c.b;
+			out->pooled++;
+		} else {
+			columns[used++] = c;
+		}
+	}
+	/* The samples of no known key (a truncated flat's other, the keys
+	 * absent from it) are one more cell, as are the sparse keys. */
+	if (rest.a + rest.b > 0)
+		columns[used++] = rest;
+	if (sparse.a + sparse.b > 0) {
+		columns[used++] = sparse;
+		if (fmin(share_a, 1.0 - share_a) * (sparse.a + sparse.b) < SPARSE_EXPECTED &&
+		    used > 1) {
+			merge_into_smallest(columns, used, used - 1);
+			used--;
+		}
+	}
+	out->df = used > 1 ? used - 1 : 0;
+	out->statistic = out->df > 0 ? g_statistic(columns, used) / dispersion : 0.0;
+	out->p_value = out->df > 0 ? gsl_cdf_chisq_Q(out->statistic, (double)out->df) : 1.0;
+	free(columns);
+}
+
+/* Tests one known key into *key. */
+static void test_key(const struct cprof_pair *pair, uint64_t total_a, uint64_t total_b,
+		     const struct cprof_signif_options *options, struct cprof_key_signif *key)
+{
+	key->p_value = cprof_share_test(pair->count_a, total_a, pair->count_b, total_b,
+					options->dispersion);
+	cprof_delta_interval(pair->count_a, total_a, pair->count_b, total_b, options->dispersion,
+			     1.0 - options->alpha, &key->ci_low, &key->ci_high);
+}
+
+/* Whether a key's pooled count could show a difference of min_effect at
+ * all: the filter is blind to how the count splits, so it keeps the
+ * correction valid (independent filtering). */
+static bool could_show(const struct cprof_pair *pair, uint64_t total_a, uint64_t total_b,
+		       double min_effect)
+{
+	double pooled = (double)pair->count_a + (double)pair->count_b;
+	uint64_t smaller = total_a < total_b ? total_a : total_b;
+
+	return pair->known && pooled > 0 && pooled >= min_effect * (double)smaller;
+}
+
+/* The Benjamini-Hochberg correction over the keys that could show
+ * min_effect, weighted by the square root of their pooled share. */
+static void correct(const struct cprof_pair *pairs, uint64_t total_a, uint64_t total_b,
+		    const struct cprof_signif_options *options, struct cprof_signif *signif)
+{
+	size_t *which = cprof_xcalloc(signif->count + 1, sizeof(*which));
+	double *p = cprof_xcalloc(signif->count + 1, sizeof(*p));
+	double *weight = cprof_xcalloc(signif->count + 1, sizeof(*weight));
+	double total = (double)total_a + (double)total_b;
+	size_t i, m = 0;
+
+	for (i = 0; i < signif->count; i++) {
+		if (!could_show(&pairs[i], total_a, total_b, options->min_effect))
+			continue;
+		which[m] = i;
+		p[m] = signif->keys[i].p_value;
+		weight[m] = sqrt(((double)pairs[i].count_a + (double)pairs[i].count_b) / total);
+		m++;
+	}
+	cprof_bh_qvalues(p, weight, m, p);
+	for (i = 0; i < m; i++) {
+		struct cprof_key_signif *key = &signif->keys[which[i]];
+		const struct cprof_pair *pair = &pairs[which[i]];
+		double delta = fraction(pair->count_b, total_b) - fraction(pair->count_a, total_a);
+
+		key->q_value = p[i];
+		key->corrected = true;
+		key->significant = key->q_value <= options->alpha && fabs(delta) >= options->min_effect;
+		signif->significant += key->significant;
+	}
+	signif->corrected = m;
+	free(weight);
+	free(p);
+	free(which);
+}
+
+struct cprof_signif *cprof_signif_compute(const struct cprof_pair *pairs, size_t n,
+					  uint64_t total_a, uint64_t total_b,
+					  const struct cprof_signif_options *options)
+{
+	struct cprof_signif *signif = cprof_xcalloc(1, sizeof(*signif));
+	size_t i;
+
+	signif->count = n;
+	signif->keys = cprof_xcalloc(n + 1, sizeof(*signif->keys));
+	for (i = 0; i < n; i++) {
+		struct cprof_key_signif *key = &signif->keys[i];
+
+		key->q_value = 1.0;
+		if (pairs[i].known) {
+			test_key(&pairs[i], total_a, total_b, options, key);
+		} else {
+			key->p_value = NAN;
+			key->ci_low = NAN;
+			key->ci_high = NAN;
+		}
+	}
+	correct(pairs, total_a, total_b, options, signif);
+	cprof_gtest(pairs, n, total_a, total_b, options->dispersion, &signif->gtest);
+	signif->different = signif->significant > 0;
+	return signif;
+}
+
+void cprof_signif_free(struct cprof_signif *signif)
+{
+	if (!signif)
+		return;
+	free(signif->keys);
+	free(signif);
+}
+
+/* A bounded heap of the best `k` key indexes of one side, in flat order
+ * (count descending, index ascending); its root is the worst kept. */
+struct top {
+	size_t *heap;
+	size_t len;
+	size_t k;
+	const uint64_t *counts;
+};
+
+/* Whether key x comes after key y in flat order. */
+static bool after(const struct top *top, size_t x, size_t y)
+{
+	if (top->counts[x] != top->counts[y])
+		return top->counts[x] < top->counts[y];
+	return x > y;
+}
+
+static void sift_down(struct top *top, size_t i)
+{
+	for (;;) {
+		size_t worst = i, l = 2 * i + 1, r = l + 1, t;
+
+		if (l < top->len && after(top, top->heap[l], top->heap[worst]))
+			worst = l;
+		if (r < top->len && after(top, top->heap[r], top->heap[worst]))
+			worst = r;
+		if (worst == i)
+			return;
+		t = top->heap[i];
+		top->heap[i] = top->heap[worst];
+		top->heap[worst] = t;
+		i = worst;
+	}
+}
+
+static void sift_up(struct top *top, size_t i)
+{
+	while (i > 0) {
+		size_t parent = (i - 1) / 2, t;
+
+		if (!after(top, top->heap[i], top->heap[parent]))
+			return;
+		t = top->heap[i];
+		top->heap[i] = top->heap[parent];
+		top->heap[parent] = t;
+		i = parent;
+	}
+}
+
+/* Offers key `index` (count > 0) to the heap. */
+static void top_offer(struct top *top, size_t index)
+{
+	if (top->len < top->k) {
+		top->heap[top->len++] = index;
+		sift_up(top, top->len - 1);
+	} else if (after(top, top->heap[0], index)) {
+		top->heap[0] = index;
+		sift_down(top, 0);
+	}
+}
+
+/* Marks in `chosen` the top k keys with a count > 0 of `counts`. */
+static void mark_top(const uint64_t *counts, size_t n, size_t k, size_t *heap,
+		     unsigned char *chosen)
+{
+	struct top top = { heap, 0, k, counts };
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (counts[i] > 0)
+			top_offer(&top, i);
+	for (i = 0; i < top.len; i++)
+		chosen[heap[i]] = 1;
+}
+
+/* Work space for distances from two count arrays. */
+struct distance {
+	size_t n;
+	uint64_t *a;
+	uint64_t *b;
+	size_t *heap;
+	unsigned char *chosen;
+};
+
+static void distance_init(struct distance *d, size_t n)
+{
+	d->n = n;
+	d->a = cprof_xcalloc(n + 1, sizeof(*d->a));
+	d->b = cprof_xcalloc(n + 1, sizeof(*d->b));
+	d->heap = cprof_xcalloc(n + 1, sizeof(*d->heap));
+	d->chosen = cprof_xcalloc(n + 1, 1);
+}
+
+static void distance_free(struct distance *d)
+{
+	free(d->a);
+	free(d->b);
+	free(d->heap);
+	free(d->chosen);
+}
+
+/* The top-k Manhattan distance of d->a (of total_a) and d->b, over the
+ * first `n` keys (those after, if any, are never compared). */
+static double distance_of(struct distance *d, size_t n, uint64_t total_a, uint64_t total_b,
+			  size_t k, bool a_only)
+{
+	double sum = 0.0, compensation = 0.0;
+	size_t i;
+
+	if (k == 0 || k >= n) {
+		for (i = 0; i < n; i++)
+			d->chosen[i] = d->a[i] > 0 || (!a_only && d->b[i] > 0);
+	} else {
+		memset(d->chosen, 0, n);
+		mark_top(d->a, n, k, d->heap, d->chosen);
+		if (!a_only)
+			mark_top(d->b, n, k, d->heap, d->chosen);
+	}
+	for (i = 0; i < n; i++) {
+		double x, t;
+
+		if (!d->chosen[i])
+			continue;
+		x = fabs(fraction(d->b[i], total_b) - fraction(d->a[i], total_a));
+		t = sum + x;
+		compensation += fabs(sum) >= x ? (sum - t) + x : (x - t) + sum;
+		sum = t;
+	}
+	return sum + compensation;
+}
+
+double cprof_manhattan_of(const struct cprof_pair *pairs, size_t n, uint64_t total_a,
+			  uint64_t total_b, size_t k, bool a_only)
+{
+	struct distance d;
+	double result;
+	size_t i;
+
+	distance_init(&d, n);
+	for (i = 0; i < n; i++) {
+		d.a[i] = pairs[i].count_a;
+		d.b[i] = pairs[i].count_b;
+	}
+	result = distance_of(&d, n, total_a, total_b, k, a_only);
+	distance_free(&d);
+	return result;
+}
+
+/* The pooled shares a bootstrap draws from, keys that can never enter a
+ * top k left out (their mass is one last cell, never compared). */
+struct pool {
+	double *shares;
+	size_t compared;       /* the first `compared` cells are keys */
+	size_t cells;          /* compared, plus one for the rest when any */
+};
+
+/* How far a pooled share could move in a draw: six standard deviations
+ * of a side of `samples`. */
+static double reach(double share, double samples)
+{
+	return 6.0 * sqrt(share * (1.0 - share) / samples) + 1.0 / samples;
+}
+
+/* The pooled shares of `pairs`; with k > 0 only the keys whose share
+ * could reach the k-th largest in a draw of `samples` per side. */
+static void pool_init(struct pool *pool, const struct cprof_pair *pairs, size_t n, size_t k,
+		      double samples)
+{
+	double *sorted = cprof_xcalloc(n + 1, sizeof(*sorted)), total = 0.0, floor = 0.0, rest = 0.0;
+	size_t i;
+
+	pool->shares = cprof_xcalloc(n + 1, sizeof(*pool->shares));
+	for (i = 0; i < n; i++)
+		total += (double)pairs[i].count_a + (double)pairs[i].count_b;
+	for (i = 0; i < n; i++)
+		sorted[i] = total > 0 ? ((double)pairs[i].count_a + (double)pairs[i].count_b) / total
+				      : 0.0;
+	if (k > 0 && k < n) {
+		double kth;
+
+		memcpy(pool->shares, sorted, n * sizeof(*sorted));
+		gsl_sort(pool->shares, 1, n);
+		kth = pool->shares[n - k];
+		floor = kth - reach(kth, samples);
+	}
+	pool->compared = 0;
+	for (i = 0; i < n; i++) {
+		if (sorted[i] > 0 && sorted[i] + reach(sorted[i], samples) >= floor)
+			pool->shares[pool->compared++] = sorted[i];
+		else
+			rest += sorted[i];
+	}
+	pool->cells = pool->compared;
+	if (rest > 0)
+		pool->shares[pool->cells++] = rest;
+	free(sorted);
+}
+
+/* A side's effective sample count: total / dispersion, at least 1. */
+static unsigned int effective(uint64_t total, double dispersion)
+{
+	double n = nearbyint((double)total / dispersion);
+
+	return n < 1 ? 1 : n > 4e9 ? 4000000000u : (unsigned int)n;
+}
+
+/* Replicates that keep the work near 2e7 key draws. */
+static size_t replicates_for(size_t cells)
+{
+	size_t r = cells > 0 ? (size_t)(1e7 / (double)cells) : 2000;
+
+	return r < 200 ? 200 : r > 2000 ? 2000 : r;
+}
+
+void cprof_manhattan_null(const struct cprof_pair *pairs, size_t n, uint64_t total_a,
+			  uint64_t total_b, size_t k, bool a_only, double dispersion, double alpha,
+			  size_t replicates, struct cprof_manhattan_null *out)
+{
+	unsigned int n_a = effective(total_a, dispersion), n_b = effective(total_b, dispersion);
+	struct pool pool;
+	struct distance d;
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	unsigned int *draw_a, *draw_b;
+	double *values;
+	size_t r, i;
+
+	if (!rng)
+		cprof_die("out of memory");
+	gsl_rng_set(rng, NULL_SEED);
+	pool_init(&pool, pairs, n, k, n_a < n_b ? n_a : n_b);
+	if (replicates == 0)
+		replicates = replicates_for(pool.cells);
+	distance_init(&d, pool.cells);
+	draw_a = cprof_xcalloc(pool.cells + 1, sizeof(*draw_a));
+	draw_b = cprof_xcalloc(pool.cells + 1, sizeof(*draw_b));
+	values = cprof_xcalloc(replicates, sizeof(*values));
+	for (r = 0; r < replicates; r++) {
+		if (pool.cells > 0) {
+			gsl_ran_multinomial(rng, pool.cells, n_a, pool.shares, draw_a);
+			gsl_ran_multinomial(rng, pool.cells, n_b, pool.shares, draw_b);
+		}
+		for (i = 0; i < pool.cells; i++) {
+			d.a[i] = draw_a[i];
+			d.b[i] = draw_b[i];
+		}
+		values[r] = distance_of(&d, pool.compared, n_a, n_b, k, a_only);
+	}
+	gsl_sort(values, 1, replicates);
+	out->mean = gsl_stats_mean(values, 1, replicates);
+	out->quantile = gsl_stats_quantile_from_sorted_data(values, 1, replicates, 1.0 - alpha);
+	out->replicates = replicates;
+	free(values);
+	free(draw_b);
+	free(draw_a);
+	distance_free(&d);
+	free(pool.shares);
+	gsl_rng_free(rng);
+}
+
+/* Pools the columns of `table` (runs x keys) whose expected count is
+ * sparse in the smallest run into one; returns the columns kept, sums in
+ * `columns` (runs per column, row-major by column). */
+static size_t dispersion_columns(const uint64_t *table, size_t runs, size_t keys,
+				 const double *row, double total, double *columns)
+{
+	double smallest = row[0], *sparse;
+	size_t i, j, used = 0;
+	bool any_sparse = false;
+
+	for (i = 1; i < runs; i++)
+		smallest = fmin(smallest, row[i]);
+	sparse = cprof_xcalloc(runs, sizeof(*sparse));
+	for (j = 0; j < keys; j++) {
+		double column = 0.0;
+
+		for (i = 0; i < runs; i++)
+			column += (double)table[i * keys + j];
+		if (column == 0)
+			continue;
+		if (column * smallest / total < SPARSE_EXPECTED) {
+			for (i = 0; i < runs; i++)
+				sparse[i] += (double)table[i * keys + j];
+			any_sparse = true;
+			continue;
+		}
+		for (i = 0; i < runs; i++)
+			columns[used * runs + i] = (double)table[i * keys + j];
+		used++;
+	}
+	if (any_sparse) {
+		memcpy(&columns[used * runs], sparse, runs * sizeof(*sparse));
+		used++;
+	}
+	free(sparse);
+	return used;
+}
+
+double cprof_dispersion_estimate(const uint64_t *table, size_t runs, size_t keys)
+{
+	double *row = cprof_xcalloc(runs, sizeof(*row)), *columns, total = 0.0, chi2 = 0.0, df;
+	size_t i, j, used;
+
+	for (i = 0; i < runs; i++) {
+		for (j = 0; j < keys; j++)
+			row[i] += (double)table[i * keys + j];
+		total += row[i];
+	}
+	columns = cprof_xcalloc((keys + 1) * runs, sizeof(*columns));
+	used = total > 0 ? dispersion_columns(table, runs, keys, row, total, columns) : 0;
+	for (j = 0; j < used; j++) {
+		double column = 0.0;
+
+		for (i = 0; i < runs; i++)
+			column += columns[j * runs + i];
+		for (i = 0; i < runs; i++) {
+			double expected = row[i] * column / total, o = columns[j * runs + i];
+
+			if (expected > 0)
+				chi2 += (o - expected) * (o - expected) / expected;
+		}
+	}
+	df = (double)(runs - 1) * (double)(used > 0 ? used - 1 : 0);
+	free(columns);
+	free(row);
+	return df > 0 ? fmax(1.0, chi2 / df) : 1.0;
+}

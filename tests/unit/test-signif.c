@@ -1,0 +1,241 @@
+/* test-signif: the tests, intervals and null distributions of
+ * src/signif.c against closed forms and published values. */
+#include "config.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "signif.h"
+
+static int failures;
+
+static void check(bool ok, const char *what, ...) __attribute__((format(printf, 2, 3)));
+
+static void check(bool ok, const char *what, ...)
+{
+	va_list ap;
+
+	if (ok)
+		return;
+	va_start(ap, what);
+	fprintf(stderr, "FAIL: ");
+	vfprintf(stderr, what, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	failures++;
+}
+
+/* GOT is WANT within `tolerance`, relative to 1 at least. */
+static void near(const char *what, double got, double want, double tolerance)
+{
+	check(fabs(got - want) <= tolerance * fmax(1.0, fabs(want)), "%s: got %.17g, want %.17g",
+	      what, got, want);
+}
+
+/* The conditional binomial test by hand: with equal totals, count_b of m
+ * is binomial(m, 1/2). */
+static void test_share(void)
+{
+	/* 0 and 5: P(X >= 5) = 1/32, twice that. */
+	near("0 vs 5", cprof_share_test(0, 100, 5, 100, 1.0), 1.0 / 16.0, 1e-12);
+	/* 2 and 8: P(X >= 8) = (45 + 10 + 1) / 1024, twice that (R's
+	 * binom.test(8, 10) says 0.1094). */
+	near("2 vs 8", cprof_share_test(2, 1000, 8, 1000, 1.0), 112.0 / 1024.0, 1e-12);
+	near("8 vs 2", cprof_share_test(8, 1000, 2, 1000, 1.0), 112.0 / 1024.0, 1e-12);
+	/* Dispersion 2 halves the counts: 1 and 4 of 5, P(X >= 4) = 6/32. */
+	near("2 vs 8, phi 2", cprof_share_test(2, 1000, 8, 1000, 2.0), 12.0 / 32.0, 1e-12);
+	near("equal", cprof_share_test(7, 100, 7, 100, 1.0), 1.0, 1e-12);
+	near("none", cprof_share_test(0, 100, 0, 100, 1.0), 1.0, 0);
+	/* Unequal totals: 0 of A's 300 and 3 of B's 100, pi = 1/4: P(X >= 3)
+	 * = 1/64, twice that. */
+	near("unequal totals", cprof_share_test(0, 300, 3, 100, 1.0), 2.0 / 64.0, 1e-12);
+	/* Large counts: within 2% of the normal approximation's tail. */
+	{
+		double z = 5000.0 / sqrt(1010000.0 * 0.25);
+		double want = erfc(z / sqrt(2.0));
+		double got = cprof_share_test(505000 - 5000, 10000000, 505000 + 5000, 10000000, 1.0);
+
+		check(fabs(got / want - 1.0) < 0.1, "large counts: got %g, want about %g", got, want);
+	}
+	/* Very large counts still give a p-value in [0, 1]. */
+	{
+		double p = cprof_share_test(4000000000ULL, 8000000000ULL, 4001000000ULL,
+					    8000000000ULL, 1.0);
+
+		check(p >= 0 && p <= 1 && p < 1e-6, "huge counts: %g", p);
+	}
+}
+
+/* Newcombe (1998), Statistics in Medicine 17:873, table II, method 10. */
+static void test_interval(void)
+{
+	double low, high;
+
+	cprof_delta_interval(48, 80, 56, 70, 1.0, 0.95, &low, &high);
+	near("56/70 - 48/80 low", low, 0.0524, 5e-5);
+	near("56/70 - 48/80 high", high, 0.3339, 5e-5);
+	cprof_delta_interval(3, 10, 9, 10, 1.0, 0.95, &low, &high);
+	near("9/10 - 3/10 low", low, 0.1705, 5e-5);
+	near("9/10 - 3/10 high", high, 0.8090, 5e-5);
+	/* Dispersion 4 is the interval of a quarter of the samples. */
+	{
+		double low4, high4;
+
+		cprof_delta_interval(480, 800, 560, 700, 4.0, 0.95, &low4, &high4);
+		cprof_delta_interval(120, 200, 140, 175, 1.0, 0.95, &low, &high);
+		near("phi 4 low", low4, low, 1e-12);
+		near("phi 4 high", high4, high, 1e-12);
+	}
+}
+
+static void test_bh(void)
+{
+	static const double p[] = { 0.01, 0.04, 0.03, 0.005 };
+	static const double weight[] = { 3, 1, 1, 3 };
+	double q[4];
+
+	/* Ranked 0.005, 0.01, 0.03, 0.04: 4p/rank 0.02, 0.02, 0.04, 0.04. */
+	cprof_bh_qvalues(p, NULL, 4, q);
+	near("q[0]", q[0], 0.02, 1e-15);
+	near("q[1]", q[1], 0.04, 1e-15);
+	near("q[2]", q[2], 0.04, 1e-15);
+	near("q[3]", q[3], 0.02, 1e-15);
+	/* Weights 1.5, 0.5, 0.5, 1.5: p/w ranked 0.00333, 0.00667, 0.06,
+	 * 0.08; 4(p/w)/rank 0.01333, 0.01333, 0.08, 0.08. */
+	cprof_bh_qvalues(p, weight, 4, q);
+	near("weighted q[0]", q[0], 0.04 / 3.0, 1e-15);
+	near("weighted q[1]", q[1], 0.08, 1e-15);
+	near("weighted q[2]", q[2], 0.08, 1e-15);
+	near("weighted q[3]", q[3], 0.04 / 3.0, 1e-15);
+	/* Never above 1. */
+	{
+		static const double big[] = { 0.9, 0.8 };
+
+		cprof_bh_qvalues(big, NULL, 2, q);
+		near("capped", q[0], 0.9, 1e-15);
+		near("capped", q[1], 0.9, 1e-15);
+	}
+}
+
+static void test_gtest(void)
+{
+	static const struct cprof_pair table[] = { { 30, 10, true }, { 10, 30, true } };
+	static const struct cprof_pair sparse[] = {
+		{ 30, 10, true }, { 10, 30, true }, { 1, 0, true }, { 0, 2, true },
+	};
+	struct cprof_gtest g;
+	double want = 4.0 * (30.0 * log(1.5) + 10.0 * log(0.5));
+
+	/* Every expected count is 20: G = 2 sum O ln(O/20). */
+	cprof_gtest(table, 2, 40, 40, 1.0, &g);
+	near("G", g.statistic, want, 1e-12);
+	check(g.df == 1, "G df %lu", g.df);
+	near("G p", g.p_value, erfc(sqrt(want / 2.0)), 1e-12);
+	cprof_gtest(table, 2, 40, 40, 2.0, &g);
+	near("G / phi", g.statistic, want / 2.0, 1e-12);
+	/* Two sparse keys pooled, the pool (3 samples) merged into the
+	 * smallest cell: still one degree of freedom. */
+	cprof_gtest(sparse, 4, 41, 42, 1.0, &g);
+	check(g.df == 1 && g.pooled == 2, "sparse: df %lu, pooled %zu", g.df, g.pooled);
+}
+
+static void test_signif(void)
+{
+	static const struct cprof_pair moved[] = { { 100, 150, true }, { 100, 50, true } };
+	static const struct cprof_pair still[] = { { 100, 103, true }, { 100, 97, true } };
+	struct cprof_signif_options options = CPROF_SIGNIF_DEFAULTS;
+	struct cprof_signif *s;
+
+	s = cprof_signif_compute(moved, 2, 200, 200, &options);
+	check(s->different && s->significant == 2 && s->corrected == 2, "moved: not different");
+	check(s->keys[0].ci_low > 0 && s->keys[1].ci_high < 0, "moved: intervals");
+	check(s->keys[0].q_value <= s->keys[0].p_value * 2, "moved: q");
+	cprof_signif_free(s);
+	s = cprof_signif_compute(still, 2, 200, 200, &options);
+	check(!s->different && s->significant == 0, "still: different");
+	check(s->keys[0].ci_low < 0 && s->keys[0].ci_high > 0, "still: interval excludes 0");
+	cprof_signif_free(s);
+	/* A delta below min_effect is no verdict, however sure. */
+	options.min_effect = 0.3;
+	s = cprof_signif_compute(moved, 2, 200, 200, &options);
+	check(!s->different && s->corrected == 2, "min_effect: different");
+	cprof_signif_free(s);
+	/* A key that could never show min_effect (150 samples cannot move a
+	 * share by 0.9 of 200) is left out. */
+	options.min_effect = 0.9;
+	s = cprof_signif_compute(moved, 2, 200, 200, &options);
+	check(s->corrected == 1 && s->keys[1].q_value == 1.0 && !s->keys[1].corrected,
+	      "filter: corrected %zu", s->corrected);
+	cprof_signif_free(s);
+}
+
+static void test_manhattan(void)
+{
+	static const struct cprof_pair tie[] = { { 5, 3, true }, { 5, 7, true } };
+	static const struct cprof_pair one[] = { { 1, 0, true }, { 0, 1, true }, { 8, 9, true } };
+
+	/* Top 1 of A breaks the tie by index (key 0), of B key 1. */
+	near("union", cprof_manhattan_of(tie, 2, 10, 10, 1, false), 0.4, 1e-15);
+	near("a only", cprof_manhattan_of(tie, 2, 10, 10, 1, true), 0.2, 1e-15);
+	near("every key", cprof_manhattan_of(one, 3, 10, 10, 0, false), 0.3, 1e-15);
+	near("k 1", cprof_manhattan_of(one, 3, 10, 10, 1, false), 0.1, 1e-15);
+}
+
+/* The mean of the full L1 distance under the null is, by the normal
+ * approximation of each key, sum sqrt(2/pi) sd_i. */
+static void test_null(void)
+{
+	struct cprof_pair pairs[20];
+	struct cprof_manhattan_null null, again;
+	double want = 0.0, total = 0.0;
+	size_t i;
+
+	for (i = 0; i < 20; i++) {
+		pairs[i].count_a = pairs[i].count_b = 10000 * (i + 1);
+		pairs[i].known = true;
+		total += 2.0 * 10000 * (i + 1);
+	}
+	for (i = 0; i < 20; i++) {
+		double p = 2.0 * 10000 * (i + 1) / total;
+
+		want += sqrt(2.0 / M_PI) * sqrt(p * (1 - p) * 2.0 / (total / 2));
+	}
+	cprof_manhattan_null(pairs, 20, (uint64_t)(total / 2), (uint64_t)(total / 2), 0, false, 1.0,
+			     0.01, 0, &null);
+	check(fabs(null.mean / want - 1) < 0.03, "null mean %g, want about %g", null.mean, want);
+	check(null.quantile > null.mean, "null quantile %g below mean %g", null.quantile, null.mean);
+	cprof_manhattan_null(pairs, 20, (uint64_t)(total / 2), (uint64_t)(total / 2), 0, false, 1.0,
+			     0.01, 0, &again);
+	check(null.mean == again.mean && null.quantile == again.quantile, "not reproducible");
+	/* Dispersion 4 doubles the spread. */
+	cprof_manhattan_null(pairs, 20, (uint64_t)(total / 2), (uint64_t)(total / 2), 0, false, 4.0,
+			     0.01, 0, &again);
+	check(fabs(again.mean / null.mean - 2) < 0.1, "phi 4: mean %g vs %g", again.mean, null.mean);
+}
+
+static void test_dispersion(void)
+{
+	static const uint64_t moved[] = { 30, 10, 10, 30 };
+	static const uint64_t still[] = { 10, 10, 10, 10, 10, 10 };
+
+	/* Every expected count 20: X^2 = 4 x 100 / 20 = 20 on 1 df. */
+	near("dispersion", cprof_dispersion_estimate(moved, 2, 2), 20.0, 1e-12);
+	near("no spread", cprof_dispersion_estimate(still, 3, 2), 1.0, 0);
+	near("one key", cprof_dispersion_estimate(still, 2, 1), 1.0, 0);
+}
+
+int main(void)
+{
+	test_share();
+	test_interval();
+	test_bh();
+	test_gtest();
+	test_signif();
+	test_manhattan();
+	test_null();
+	test_dispersion();
+	if (failures)
+		fprintf(stderr, "%d checks failed\n", failures);
+	return failures ? 1 : 0;
+}
