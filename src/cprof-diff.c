@@ -4,21 +4,28 @@
 
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "load.h"
 #include "stats.h"
 
-enum { OPT_FAIL_ABOVE = 512, OPT_KEYS };
+enum { OPT_FAIL_ABOVE = 512, OPT_FAIL_DIFFERENT, OPT_KEYS };
 
 static void usage(void)
 {
-	printf("usage: %s [-chtV] [-k N] [--keys union|a] [--fail-above T] [--by=KEY] [--cum]\n"
+	printf("usage: %s [-chtV] [-k N] [--keys union|a] [--alpha A] [--min-effect E]\n"
+	       "       [--dispersion PHI] [--fail-different] [--fail-above T] [--by=KEY] [--cum]\n"
 	       "       [--no-symbolize] [--no-inline] [--symbols DIR] [--binary FILE] A B\n"
-	       "Print the Manhattan distance of the top-k entries of two profiles.\n"
+	       "Print the Manhattan distance of the top-k entries of two profiles, and\n"
+	       "whether they differ by more than sampling explains.\n"
 	       "  -k N            compare the top N keys (default 10; 0: every key)\n"
 	       "  --keys K        union (the top N of A and of B, the default) or a\n"
+	       CPROF_SIGNIF_HELP
+	       "  --dispersion PHI  how many times multinomial sampling the shares vary\n"
+	       "                  (default 1)\n"
+	       "  --fail-different  exit 1 when the verdict is different\n"
 	       "  --fail-above T  exit 1 when the distance is above T\n"
 	       CPROF_LOAD_BY_HELP
 	       "  --cum           count each key once in every sample holding it\n"
@@ -39,10 +46,41 @@ static void print_side(const char *name, const char *source, uint64_t total, con
 		printf("entropy undefined (--cum)\n");
 }
 
+/* The verdict line and the test of a tested difference. */
+static void print_verdict(const struct cprof_judgement *j)
+{
+	const struct cprof_gtest *g = &j->signif->gtest;
+
+	printf("verdict %s at alpha %g (min effect %g, dispersion %g): %zu of %zu keys "
+	       "changed significantly\n",
+	       j->signif->different ? "DIFFERENT" : "same", j->options.alpha, j->options.min_effect,
+	       j->options.dispersion, j->signif->significant, j->count);
+	printf("G = %.2f on %lu df, p %.3g; manhattan by sampling alone: mean %.4f, "
+	       "%g%% quantile %.4f\n",
+	       g->statistic, g->df, g->p_value, j->null.mean, 100.0 * (1.0 - j->options.alpha),
+	       j->null.quantile);
+}
+
+/* One compared key; with a judgement, its q, interval and a mark when it
+ * changed significantly. */
+static void print_entry(const struct cprof_diff_entry *e, const struct cprof_judgement *j)
+{
+	const struct cprof_key_signif *key = j ? cprof_judgement_key(j, e->key) : NULL;
+
+	printf("%8.2f %8.2f %+8.2f %10" PRIu64 " %10" PRIu64, 100.0 * e->p_a, 100.0 * e->p_b,
+	       100.0 * e->delta, e->count_a, e->count_b);
+	if (key && !isnan(key->p_value))
+		printf(" %9.2g %+7.2f %+7.2f %s", key->q_value, 100.0 * key->ci_low,
+		       100.0 * key->ci_high, key->significant ? "*" : " ");
+	else if (j && j->signif)
+		printf(" %9s %7s %7s  ", "-", "-", "-");
+	printf(" %s\n", e->key);
+}
+
 static void print_text(const char *const sources[2], const struct cprof_dist *a,
 		       const struct cprof_dist *b, size_t k, enum cprof_keys keys,
 		       const struct cprof_diff *diff, const double *entropy_a,
-		       const double *entropy_b)
+		       const double *entropy_b, const struct cprof_judgement *j)
 {
 	size_t i;
 
@@ -54,13 +92,17 @@ static void print_text(const char *const sources[2], const struct cprof_dist *a,
 	else
 		printf("the top %zu of %s", k, keys == CPROF_KEYS_A ? "a" : "a and of b");
 	printf(": manhattan %.6f over %zu keys\n", diff->manhattan, diff->count);
-	printf("%8s %8s %8s %10s %10s  %s\n", "p_a%", "p_b%", "delta%", "count_a", "count_b", "key");
-	for (i = 0; i < diff->count; i++) {
-		const struct cprof_diff_entry *e = &diff->entries[i];
-
-		printf("%8.2f %8.2f %+8.2f %10" PRIu64 " %10" PRIu64 "  %s\n", 100.0 * e->p_a,
-		       100.0 * e->p_b, 100.0 * e->delta, e->count_a, e->count_b, e->key);
-	}
+	if (j->signif)
+		print_verdict(j);
+	printf("%8s %8s %8s %10s %10s", "p_a%", "p_b%", "delta%", "count_a", "count_b");
+	if (j->signif)
+		printf(" %9s %7s %7s  ", "q", "ci_lo%", "ci_hi%");
+	printf(" %s\n", "key");
+	for (i = 0; i < diff->count; i++)
+		print_entry(&diff->entries[i], j);
+	if (j->signif && j->signif->significant > 0)
+		printf("* changed significantly: q <= %g and |delta| >= %g\n", j->options.alpha,
+		       j->options.min_effect);
 }
 
 /* The entropy of `dist` in bits into *out, or NULL for a cumulative one. */
@@ -90,7 +132,10 @@ int main(int argc, char **argv)
 		CPROF_LOAD_LONG_OPTIONS,
 		CPROF_LOAD_CUM_OPTION,
 		CPROF_OUTPUT_LONG_OPTIONS,
+		CPROF_SIGNIF_LONG_OPTIONS,
+		{ "dispersion", required_argument, NULL, CPROF_OPT_DISPERSION },
 		{ "fail-above", required_argument, NULL, OPT_FAIL_ABOVE },
+		{ "fail-different", no_argument, NULL, OPT_FAIL_DIFFERENT },
 		{ "help", no_argument, NULL, 'h' },
 		{ "keys", required_argument, NULL, OPT_KEYS },
 		{ NULL, 0, NULL, 0 },
@@ -98,10 +143,12 @@ int main(int argc, char **argv)
 	struct cprof_loader loader;
 	struct cprof_dist *a = NULL, *b = NULL;
 	struct cprof_diff *diff;
+	struct cprof_judgement *judgement;
+	struct cprof_signif_options signif = CPROF_SIGNIF_DEFAULTS;
 	const char *sources[2];
 	const double *entropy_a, *entropy_b;
 	enum cprof_keys keys = CPROF_KEYS_UNION;
-	bool compact = false, text = false, fail = false;
+	bool compact = false, text = false, fail = false, fail_different = false;
 	double fail_above = 0.0, entropy_values[2];
 	uint64_t k = 10;
 	int opt, parsed, status;
@@ -111,11 +158,15 @@ int main(int argc, char **argv)
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":chk:tV", options, NULL)) != -1) {
 		if (cprof_loader_option(&loader, opt, optarg) ||
-		    cprof_output_option(opt, &compact, &text))
+		    cprof_output_option(opt, &compact, &text) ||
+		    cprof_signif_option(opt, optarg, &signif))
 			continue;
 		switch (opt) {
 		case 'h':
 			usage();
+			break;
+		case OPT_FAIL_DIFFERENT:
+			fail_different = true;
 			break;
 		case 'k':
 			k = cprof_option_u64("-k", optarg);
@@ -162,18 +213,27 @@ int main(int argc, char **argv)
 	if (b->total == 0)
 		cprof_die("%s: no samples to compare", sources[1]);
 
+	if (fail_different && a->cum)
+		cprof_die("--fail-different: a --cum difference has no verdict (a sample counts "
+			  "in many keys)");
+
 	diff = cprof_diff_compute(a, b, (size_t)k, keys);
 	entropy_a = entropy_of(a, &entropy_values[0]);
 	entropy_b = entropy_of(b, &entropy_values[1]);
 	warn_unknown(sources[0], a, diff->unknown_a);
 	warn_unknown(sources[1], b, diff->unknown_b);
+	judgement = cprof_judge(a, b, diff, (size_t)k, keys, &signif);
 	if (text)
-		print_text(sources, a, b, (size_t)k, keys, diff, entropy_a, entropy_b);
+		print_text(sources, a, b, (size_t)k, keys, diff, entropy_a, entropy_b, judgement);
 	else
 		cprof_json_print(cprof_json_diff(sources[0], sources[1], a->by, (size_t)k, keys,
-						 diff, a->total, b->total, entropy_a, entropy_b),
+						 diff, a->total, b->total, entropy_a, entropy_b,
+						 judgement),
 				 compact);
 	status = fail && diff->manhattan > fail_above ? EXIT_VERDICT : EXIT_OK;
+	if (fail_different && judgement->signif->different)
+		status = EXIT_VERDICT;
+	cprof_judgement_free(judgement);
 	cprof_diff_free(diff);
 	cprof_dist_free(a);
 	cprof_dist_free(b);

@@ -2,6 +2,7 @@
  * (jansson), as the contract gives them. */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,28 +101,84 @@ static json_t *maybe_real(const double *value)
 	return value ? json_real(*value) : json_null();
 }
 
+/* A double, or null for NaN (a figure that does not exist). */
+static json_t *real_or_null(double value)
+{
+	return isnan(value) ? json_null() : json_real(value);
+}
+
+static json_t *new_array(void)
+{
+	json_t *array = json_array();
+
+	if (!array)
+		cprof_die("out of memory");
+	return array;
+}
+
+static void append(json_t *array, json_t *value)
+{
+	if (!value || json_array_append_new(array, value) != 0)
+		cprof_die("out of memory");
+}
+
+/* One compared key, with its significance when there is any. */
+static json_t *diff_entry(const struct cprof_diff_entry *e, const struct cprof_judgement *judgement)
+{
+	const struct cprof_key_signif *key = judgement ? cprof_judgement_key(judgement, e->key) : NULL;
+	json_t *item = new_object(), *ci;
+
+	set(item, "key", cprof_json_string(e->key));
+	set(item, "p_a", json_real(e->p_a));
+	set(item, "p_b", json_real(e->p_b));
+	set(item, "delta", json_real(e->delta));
+	set(item, "count_a", json_integer((json_int_t)e->count_a));
+	set(item, "count_b", json_integer((json_int_t)e->count_b));
+	if (!key)
+		return item;
+	set(item, "p_value", real_or_null(key->p_value));
+	set(item, "q_value", json_real(key->q_value));
+	if (isnan(key->ci_low)) {
+		set(item, "ci", json_null());
+	} else {
+		ci = new_array();
+		append(ci, json_real(key->ci_low));
+		append(ci, json_real(key->ci_high));
+		set(item, "ci", ci);
+	}
+	return item;
+}
+
+/* The options, verdict, test and null of a tested difference. */
+static void set_verdict(json_t *root, const struct cprof_judgement *judgement)
+{
+	const struct cprof_gtest *g = &judgement->signif->gtest;
+	json_t *test = new_object(), *null = new_object();
+
+	set(root, "alpha", json_real(judgement->options.alpha));
+	set(root, "min_effect", json_real(judgement->options.min_effect));
+	set(root, "dispersion", json_real(judgement->options.dispersion));
+	set(root, "verdict", json_string(judgement->signif->different ? "different" : "same"));
+	set(test, "name", json_string("G"));
+	set(test, "statistic", json_real(g->statistic));
+	set(test, "df", json_integer((json_int_t)g->df));
+	set(test, "p_value", json_real(g->p_value));
+	set(root, "test", test);
+	set(null, "mean", json_real(judgement->null.mean));
+	set(null, "quantile", json_real(judgement->null.quantile));
+	set(root, "manhattan_null", null);
+}
+
 json_t *cprof_json_diff(const char *source_a, const char *source_b, enum cprof_by by, size_t k,
 			enum cprof_keys keys, const struct cprof_diff *diff, uint64_t total_a,
-			uint64_t total_b, const double *entropy_a, const double *entropy_b)
+			uint64_t total_b, const double *entropy_a, const double *entropy_b,
+			const struct cprof_judgement *judgement)
 {
-	json_t *root = new_object(), *entries = json_array();
+	json_t *root = new_object(), *entries = new_array(), *warnings;
 	size_t i;
 
-	if (!entries)
-		cprof_die("out of memory");
-	for (i = 0; i < diff->count; i++) {
-		const struct cprof_diff_entry *e = &diff->entries[i];
-		json_t *item = new_object();
-
-		set(item, "key", cprof_json_string(e->key));
-		set(item, "p_a", json_real(e->p_a));
-		set(item, "p_b", json_real(e->p_b));
-		set(item, "delta", json_real(e->delta));
-		set(item, "count_a", json_integer((json_int_t)e->count_a));
-		set(item, "count_b", json_integer((json_int_t)e->count_b));
-		if (json_array_append_new(entries, item) != 0)
-			cprof_die("out of memory");
-	}
+	for (i = 0; i < diff->count; i++)
+		append(entries, diff_entry(&diff->entries[i], judgement));
 	set_header(root, "diff");
 	set(root, "a", source_json(source_a));
 	set(root, "b", source_json(source_b));
@@ -131,6 +188,14 @@ json_t *cprof_json_diff(const char *source_a, const char *source_b, enum cprof_b
 	set(root, "manhattan", json_real(diff->manhattan));
 	set(root, "total", pair(json_integer((json_int_t)total_a), json_integer((json_int_t)total_b)));
 	set(root, "entropy", pair(maybe_real(entropy_a), maybe_real(entropy_b)));
+	if (judgement && judgement->signif)
+		set_verdict(root, judgement);
 	set(root, "entries", entries);
+	if (!judgement)
+		return root;
+	warnings = new_array();
+	for (i = 0; i < judgement->warnings.count; i++)
+		append(warnings, cprof_json_string(judgement->warnings.text[i]));
+	set(root, "warnings", warnings);
 	return root;
 }

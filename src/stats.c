@@ -2,7 +2,10 @@
  * Manhattan distance of two distributions. */
 #include "config.h"
 
+#include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -314,4 +317,184 @@ void cprof_diff_free(struct cprof_diff *diff)
 		return;
 	free(diff->entries);
 	free(diff);
+}
+
+bool cprof_signif_option(int opt, const char *arg, struct cprof_signif_options *options)
+{
+	double value;
+
+	switch (opt) {
+	case CPROF_OPT_ALPHA:
+		value = cprof_option_double("--alpha", arg);
+		if (!(value > 0 && value < 1))
+			cprof_die("--alpha: must be above 0 and below 1, not '%s'", arg);
+		options->alpha = value;
+		return true;
+	case CPROF_OPT_MIN_EFFECT:
+		value = cprof_option_double("--min-effect", arg);
+		if (!(value >= 0 && value < 1))
+			cprof_die("--min-effect: must be at least 0 and below 1, not '%s'", arg);
+		options->min_effect = value;
+		return true;
+	case CPROF_OPT_DISPERSION:
+		value = cprof_option_double("--dispersion", arg);
+		if (!(value >= 1))
+			cprof_die("--dispersion: must be at least 1, not '%s'", arg);
+		options->dispersion = value;
+		return true;
+	default:
+		return false;
+	}
+}
+
+void cprof_warnings_add(struct cprof_warnings *warnings, const char *fmt, ...)
+{
+	char *text;
+	va_list ap;
+
+	if (warnings->count >= CPROF_MAX_WARNINGS)
+		return;
+	text = warnings->text[warnings->count++];
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(warnings->text[0]), fmt, ap);
+	va_end(ap);
+	cprof_warn("%s", text);
+}
+
+static int key_cmp(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* The count of `key` in `dist`; a count of 0 is as good as absent. */
+static uint64_t count_in(const struct cprof_dist *dist, const char *key)
+{
+	const struct cprof_entry *entry = cprof_dist_find(dist, key);
+
+	return entry ? entry->count : 0;
+}
+
+/* Every key with samples in A or B, in bytewise order, and their counts;
+ * a key absent from a truncated side is not known there. */
+static void gather_keys(struct cprof_judgement *j, const struct cprof_dist *a,
+			const struct cprof_dist *b)
+{
+	bool a_truncated = cprof_dist_other(a) > 0, b_truncated = cprof_dist_other(b) > 0;
+	guint i;
+
+	j->keys = cprof_xcalloc(a->entries->len + b->entries->len + 1, sizeof(*j->keys));
+	for (i = 0; i < a->entries->len; i++) {
+		const struct cprof_entry *entry = g_ptr_array_index(a->entries, i);
+
+		if (entry->count > 0)
+			j->keys[j->count++] = entry->key;
+	}
+	for (i = 0; i < b->entries->len; i++) {
+		const struct cprof_entry *entry = g_ptr_array_index(b->entries, i);
+
+		if (entry->count > 0 && count_in(a, entry->key) == 0)
+			j->keys[j->count++] = entry->key;
+	}
+	qsort(j->keys, j->count, sizeof(*j->keys), key_cmp);
+	j->pairs = cprof_xcalloc(j->count + 1, sizeof(*j->pairs));
+	for (i = 0; i < j->count; i++) {
+		struct cprof_pair *pair = &j->pairs[i];
+
+		pair->count_a = count_in(a, j->keys[i]);
+		pair->count_b = count_in(b, j->keys[i]);
+		pair->known = !(pair->count_a == 0 && a_truncated) &&
+			      !(pair->count_b == 0 && b_truncated);
+	}
+}
+
+/* Warns of a side whose samples are few: a share's 95% sampling interval
+ * is up to 1.96 sqrt(phi / 4 total) wide on each side. */
+static void warn_few(struct cprof_judgement *j, const char *side, uint64_t total)
+{
+	double phi = j->options.dispersion;
+
+	if ((double)total / phi < 1000)
+		cprof_warnings_add(&j->warnings,
+				   "%s has %" PRIu64 " samples: shares move by up to %.2g by "
+				   "sampling alone", side, total, 1.96 * sqrt(phi / (4.0 * (double)total)));
+}
+
+/* The warnings of a tested difference. */
+static void warn_tested(struct cprof_judgement *j, const struct cprof_dist *a,
+			const struct cprof_dist *b, const struct cprof_diff *diff)
+{
+	double ratio = (double)a->total / (double)b->total;
+	size_t i, unknown = 0, hidden = j->signif->significant;
+
+	warn_few(j, "A", a->total);
+	warn_few(j, "B", b->total);
+	if (ratio > 20 || ratio < 1.0 / 20)
+		cprof_warnings_add(&j->warnings,
+				   "%s has %.0f times the samples of %s: the smaller side sets "
+				   "what the tests can see", ratio > 1 ? "A" : "B",
+				   ratio > 1 ? ratio : 1 / ratio, ratio > 1 ? "B" : "A");
+	for (i = 0; i < j->count; i++)
+		unknown += !j->pairs[i].known;
+	if (unknown > 0)
+		cprof_warnings_add(&j->warnings,
+				   "%zu keys are absent from a truncated flat, where their count is "
+				   "unknown: they are left out of the tests", unknown);
+	if (j->signif->corrected == 0)
+		cprof_warnings_add(&j->warnings,
+				   "no key holds samples enough to show a change of %g (--min-effect)",
+				   j->options.min_effect);
+	else if (j->signif->gtest.df == 0)
+		cprof_warnings_add(&j->warnings, "too few samples for the G-test: no two cells "
+				   "have an expected count of 5");
+	for (i = 0; i < diff->count; i++) {
+		const struct cprof_key_signif *key = cprof_judgement_key(j, diff->entries[i].key);
+
+		if (key && key->significant)
+			hidden--;
+	}
+	if (hidden > 0)
+		cprof_warnings_add(&j->warnings,
+				   "%zu keys that changed significantly are not among the compared "
+				   "keys (-k 0 shows every key)", hidden);
+}
+
+struct cprof_judgement *cprof_judge(const struct cprof_dist *a, const struct cprof_dist *b,
+				    const struct cprof_diff *diff, size_t k, enum cprof_keys keys,
+				    const struct cprof_signif_options *options)
+{
+	struct cprof_judgement *j = cprof_xcalloc(1, sizeof(*j));
+
+	j->options = *options;
+	if (a->cum || b->cum) {
+		cprof_warnings_add(&j->warnings, "a --cum difference has no significance figures: "
+				   "a sample counts in many keys");
+		return j;
+	}
+	gather_keys(j, a, b);
+	j->signif = cprof_signif_compute(j->pairs, j->count, a->total, b->total, options);
+	cprof_manhattan_null(j->pairs, j->count, a->total, b->total, k, keys == CPROF_KEYS_A,
+			     options->dispersion, options->alpha, 0, &j->null);
+	warn_tested(j, a, b, diff);
+	return j;
+}
+
+const struct cprof_key_signif *cprof_judgement_key(const struct cprof_judgement *judgement,
+						   const char *key)
+{
+	const char **found;
+
+	if (!judgement->signif)
+		return NULL;
+	found = bsearch(&key, judgement->keys, judgement->count, sizeof(*judgement->keys), key_cmp);
+	return found ? &judgement->signif->keys[found - judgement->keys] : NULL;
+}
+
+void cprof_judgement_free(struct cprof_judgement *judgement)
+{
+	if (!judgement)
+		return;
+	cprof_signif_free(judgement->signif);
+	free(judgement->pairs);
+	free(judgement->keys);
+	free(judgement);
 }

@@ -11,6 +11,7 @@
 #define CPROF_STATS_H
 
 #include "cprof.h"
+#include "signif.h"
 
 /* stats.c */
 
@@ -117,6 +118,65 @@ struct cprof_diff *cprof_diff_compute(struct cprof_dist *a, struct cprof_dist *b
 /* Frees a comparison; accepts NULL. */
 void cprof_diff_free(struct cprof_diff *diff);
 
+/* The significance options of cprof-diff and cprof-regress. */
+enum {
+	CPROF_OPT_ALPHA = 768,
+	CPROF_OPT_MIN_EFFECT,
+	CPROF_OPT_DISPERSION,
+};
+
+#define CPROF_SIGNIF_LONG_OPTIONS                                          \
+	{ "alpha", required_argument, NULL, CPROF_OPT_ALPHA },             \
+	{ "min-effect", required_argument, NULL, CPROF_OPT_MIN_EFFECT }
+
+#define CPROF_SIGNIF_HELP                                                              \
+	"  --alpha A       the level of the tests and intervals (default 0.01)\n"          \
+	"  --min-effect E  the least change of a share that counts (default 0.005)\n"
+
+/* Takes --alpha, --min-effect or --dispersion into *options; false when
+ * `opt` is none of them.  Dies on a value out of range, naming the option
+ * and the value. */
+bool cprof_signif_option(int opt, const char *arg, struct cprof_signif_options *options);
+
+/* Sentences on what limits an answer, each also printed on stderr. */
+#define CPROF_MAX_WARNINGS 8
+struct cprof_warnings {
+	size_t count;
+	char text[CPROF_MAX_WARNINGS][320];
+};
+
+/* Adds a sentence (dropped past CPROF_MAX_WARNINGS) and prints it on
+ * standard error with the program's name. */
+void cprof_warnings_add(struct cprof_warnings *warnings, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* What the samples say of a difference: every key of A or B tested, the
+ * null distribution of the distance, and what limits the answer. */
+struct cprof_judgement {
+	struct cprof_signif_options options;
+	size_t count;                  /* keys of A or B with samples */
+	const char **keys;             /* in bytewise order; point into A and B */
+	struct cprof_pair *pairs;      /* their counts */
+	struct cprof_signif *signif;   /* NULL for a --cum difference */
+	struct cprof_manhattan_null null;
+	struct cprof_warnings warnings;
+};
+
+/* Judges the difference `diff` of `a` and `b` (as cprof_diff_compute made
+ * it with `k` and `keys`) under `options`.  A --cum difference gets no
+ * tests, and a warning saying so.  Free it with cprof_judgement_free; its
+ * keys point into `a` and `b`. */
+struct cprof_judgement *cprof_judge(const struct cprof_dist *a, const struct cprof_dist *b,
+				    const struct cprof_diff *diff, size_t k, enum cprof_keys keys,
+				    const struct cprof_signif_options *options);
+
+/* The significance of `key`, or NULL when it has none. */
+const struct cprof_key_signif *cprof_judgement_key(const struct cprof_judgement *judgement,
+						   const char *key);
+
+/* Frees a judgement; accepts NULL. */
+void cprof_judgement_free(struct cprof_judgement *judgement);
+
 /* json-metrics.c */
 
 /* The cprof-entropy object of one input, named `source`; with `header`
@@ -132,9 +192,13 @@ json_t *cprof_json_entropy_many(enum cprof_by by, enum cprof_base base, json_t *
 				const struct cprof_stability *stability);
 
 /* The cprof-diff object comparing `a` (named `source_a`) and `b`.  The
- * entropies are NULL for a cumulative distribution (printed as null). */
+ * entropies are NULL for a cumulative distribution (printed as null).
+ * With a `judgement`, the significance fields too: the options, verdict,
+ * test and manhattan_null (not for a --cum difference), each entry's
+ * p_value, q_value and ci, and the warnings. */
 json_t *cprof_json_diff(const char *source_a, const char *source_b, enum cprof_by by, size_t k,
 			enum cprof_keys keys, const struct cprof_diff *diff, uint64_t total_a,
-			uint64_t total_b, const double *entropy_a, const double *entropy_b);
+			uint64_t total_b, const double *entropy_a, const double *entropy_b,
+			const struct cprof_judgement *judgement);
 
 #endif
