@@ -223,6 +223,7 @@ int main(int argc, char **argv)
 	warn_unknown(sources[0], a, diff->unknown_a);
 	warn_unknown(sources[1], b, diff->unknown_b);
 	judgement = cprof_judge(a, b, diff, (size_t)k, keys, &signif);
+	cprof_warnings_print(&judgement->warnings);
 	if (text)
 		print_text(sources, a, b, (size_t)k, keys, diff, entropy_a, entropy_b, judgement);
 	else

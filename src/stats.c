@@ -358,7 +358,14 @@ void cprof_warnings_add(struct cprof_warnings *warnings, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(warnings->text[0]), fmt, ap);
 	va_end(ap);
-	cprof_warn("%s", text);
+}
+
+void cprof_warnings_print(const struct cprof_warnings *warnings)
+{
+	size_t i;
+
+	for (i = 0; i < warnings->count; i++)
+		cprof_warn("%s", warnings->text[i]);
 }
 
 static int key_cmp(const void *x, const void *y)

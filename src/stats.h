@@ -138,17 +138,19 @@ enum {
  * and the value. */
 bool cprof_signif_option(int opt, const char *arg, struct cprof_signif_options *options);
 
-/* Sentences on what limits an answer, each also printed on stderr. */
+/* Sentences on what limits an answer. */
 #define CPROF_MAX_WARNINGS 8
 struct cprof_warnings {
 	size_t count;
 	char text[CPROF_MAX_WARNINGS][320];
 };
 
-/* Adds a sentence (dropped past CPROF_MAX_WARNINGS) and prints it on
- * standard error with the program's name. */
+/* Adds a sentence (dropped past CPROF_MAX_WARNINGS). */
 void cprof_warnings_add(struct cprof_warnings *warnings, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* Prints each sentence on standard error after the program's name. */
+void cprof_warnings_print(const struct cprof_warnings *warnings);
 
 /* What the samples say of a difference: every key of A or B tested, the
  * null distribution of the distance, and what limits the answer. */
