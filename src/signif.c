@@ -76,6 +76,29 @@ static double lower_tail(double x, double m, double pi)
 	return tail >= 0 ? tail : deviance_tail(x, m, pi, false);
 }
 
+/* The pooled count (over the dispersion) from which a key is tested by
+ * the likelihood ratio of its 2 x 2 table instead of exactly. */
+#define EXACT_BELOW 1000.0
+
+/* O ln(O / E) of one cell, 0 for an empty one. */
+static double cell(double observed, double expected)
+{
+	return observed > 0 ? observed * log(observed / expected) : 0.0;
+}
+
+/* The two-sided p-value of the G-test of the 2 x 2 table (the key and the
+ * rest, in A and in B), G divided by the dispersion: its signed root is
+ * standard normal for large counts. */
+static double table_test(double count_a, double total_a, double count_b, double total_b,
+			 double dispersion)
+{
+	double total = total_a + total_b, share = (count_a + count_b) / total, g;
+
+	g = cell(count_a, total_a * share) + cell(total_a - count_a, total_a * (1 - share)) +
+	    cell(count_b, total_b * share) + cell(total_b - count_b, total_b * (1 - share));
+	return 2.0 * gsl_cdf_ugaussian_Q(sqrt(fmax(0.0, 2.0 * g / dispersion)));
+}
+
 double cprof_share_test(uint64_t count_a, uint64_t total_a, uint64_t count_b, uint64_t total_b,
 			double dispersion)
 {
@@ -86,6 +109,9 @@ double cprof_share_test(uint64_t count_a, uint64_t total_a, uint64_t count_b, ui
 	gsl_set_error_handler_off();
 	if (m <= 0 || total_a == 0 || total_b == 0)
 		return 1.0;
+	if (m >= EXACT_BELOW)
+		return fmin(1.0, table_test((double)count_a, (double)total_a, (double)count_b,
+					    (double)total_b, dispersion));
 	pi = (double)total_b / ((double)total_a + (double)total_b);
 	p = 2.0 * fmin(upper_tail(x, m, pi), lower_tail(x, m, pi));
 	return fmin(1.0, p);

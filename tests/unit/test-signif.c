@@ -50,13 +50,20 @@ static void test_share(void)
 	/* Unequal totals: 0 of A's 300 and 3 of B's 100, pi = 1/4: P(X >= 3)
 	 * = 1/64, twice that. */
 	near("unequal totals", cprof_share_test(0, 300, 3, 100, 1.0), 2.0 / 64.0, 1e-12);
-	/* Large counts: within 2% of the normal approximation's tail. */
+	/* Large counts: the G-test of the 2 x 2 table, within 10% of the
+	 * two-proportion z-test's tail (600 vs 500 of 1,000 each: z = 0.1 /
+	 * sqrt(0.55 x 0.45 x 2 / 1000)). */
 	{
-		double z = 5000.0 / sqrt(1010000.0 * 0.25);
+		double z = 0.1 / sqrt(0.55 * 0.45 * 2.0 / 1000.0);
 		double want = erfc(z / sqrt(2.0));
-		double got = cprof_share_test(505000 - 5000, 10000000, 505000 + 5000, 10000000, 1.0);
+		double got = cprof_share_test(600, 1000, 500, 1000, 1.0);
 
 		check(fabs(got / want - 1.0) < 0.1, "large counts: got %g, want about %g", got, want);
+		/* Dispersion 4 divides G by 4: z by 2 (5,100 vs 5,000 of
+		 * 10,000 each). */
+		z = 0.01 / sqrt(0.5025 * 0.4975 * 2.0 / 10000.0) / 2.0;
+		got = cprof_share_test(5100, 10000, 5000, 10000, 4.0);
+		check(fabs(got / erfc(z / sqrt(2.0)) - 1.0) < 0.02, "phi 4: got %g", got);
 	}
 	/* Very large counts still give a p-value in [0, 1]. */
 	{
