@@ -338,6 +338,14 @@ static const char *die_name(Dwarf_Die *die)
 	return attr ? dwarf_formstring(attr) : NULL;
 }
 
+/* The source name of a function (DW_AT_name), not its linkage name. */
+static const char *die_source_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute mem, *attr = dwarf_attr_integrate(die, DW_AT_name, &mem);
+
+	return attr ? dwarf_formstring(attr) : NULL;
+}
+
 static void add_function(struct dso *dso, Dwarf_Die *die)
 {
 	Dwarf_Addr base, low, high;
@@ -519,7 +527,7 @@ static void index_symbols(struct dso *dso)
 /* The name of the function symbol holding `addr`: one whose size covers
  * it, or a sizeless one before the next symbol starts; NULL past the end
  * of the nearest symbol. */
-static const char *find_symbol(const struct dso *dso, uint64_t addr)
+static const struct symbol *find_symbol(const struct dso *dso, uint64_t addr)
 {
 	size_t lo = 0, hi = dso->num_symbols, i, back;
 
@@ -540,21 +548,46 @@ static const char *find_symbol(const struct dso *dso, uint64_t addr)
 			sym = &dso->symbols[--i];
 		if (sym->size > 0 ? addr - sym->addr < sym->size
 				  : (lo == dso->num_symbols || addr < dso->symbols[lo].addr) && back == 0)
-			return sym->name;
+			return sym;
 	}
 	return NULL;
+}
+
+/* Whether `name` is one of the aliases at the address of `sym` (the first
+ * of them in the table), versions ("@@GLIBC_2.17") aside. */
+static bool is_alias(const struct dso *dso, const struct symbol *sym, const char *name)
+{
+	const struct symbol *end = dso->symbols + dso->num_symbols, *alias;
+	size_t len = strlen(name);
+
+	for (alias = sym; alias < end && alias->addr == sym->addr; alias++)
+		if (strncmp(alias->name, name, len) == 0 &&
+		    (alias->name[len] == '\0' || alias->name[len] == '@'))
+			return true;
+	return false;
+}
+
+/* The DWARF source name of the function starting at `sym` when it is one
+ * of the symbol's aliases, else the symbol's own name. */
+static const char *source_alias(const struct dso *dso, const struct symbol *sym, Dwarf_Die *die)
+{
+	const char *name = die_source_name(die);
+
+	return name && is_alias(dso, sym, name) ? name : sym->name;
 }
 
 /* Resolves one link-time address of `dso`. */
 static struct answer *resolve(struct cprof_symbolizer *s, struct dso *dso, uint64_t vaddr)
 {
 	struct cprof_symbol frames[64];
+	const struct symbol *elf;
 	const char *symbol, *file = NULL;
 	size_t count = 0, i;
 	struct answer *answer;
 	int line = 0;
 
-	symbol = find_symbol(dso, vaddr);
+	elf = find_symbol(dso, vaddr);
+	symbol = elf ? elf->name : NULL;
 
 	if (s->options.inline_frames || !symbol) {
 		struct function_range *function;
@@ -565,10 +598,14 @@ static struct answer *resolve(struct cprof_symbolizer *s, struct dso *dso, uint6
 		if (function && s->options.inline_frames)
 			count = inlined_at(s, &function->die, vaddr - dso->dwarf_bias, frames,
 					   G_N_ELEMENTS(frames) - 1);
-		/* The enclosing function is the ELF symbol, as pprof names it
-		 * (from nm); DWARF's name only where no symbol covers the PC. */
+		/* The enclosing function is the ELF symbol, as pprof names it;
+		 * DWARF's name where no symbol covers the PC, or its source name
+		 * where that is one of the symbol's aliases (__clock_gettime,
+		 * not clock_gettime: pprof's addr2line reads DWARF). */
 		if (!symbol && function)
 			symbol = die_name(&function->die);
+		else if (function && function->low + dso->dwarf_bias == elf->addr)
+			symbol = source_alias(dso, elf, &function->die);
 	}
 	if (s->options.lines) {
 		Dwfl_Line *src = dwfl_module_getsrc(dso->module, vaddr);
