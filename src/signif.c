@@ -289,6 +289,17 @@ static void test_key(const struct cprof_pair *pair, uint64_t total_a, uint64_t t
 			     1.0 - options->alpha, &key->ci_low, &key->ci_high);
 }
 
+void cprof_signif_test(struct cprof_signif *signif, const struct cprof_pair *pairs, size_t i,
+		       uint64_t total_a, uint64_t total_b, const struct cprof_signif_options *options)
+{
+	struct cprof_key_signif *key = &signif->keys[i];
+
+	if (key->tested || !pairs[i].known)
+		return;
+	test_key(&pairs[i], total_a, total_b, options, key);
+	key->tested = true;
+}
+
 /* Whether a key's pooled count could show a difference of min_effect at
  * all: the filter is blind to how the count splits, so it keeps the
  * correction valid (independent filtering). */
@@ -350,13 +361,11 @@ struct cprof_signif *cprof_signif_compute(const struct cprof_pair *pairs, size_t
 		struct cprof_key_signif *key = &signif->keys[i];
 
 		key->q_value = 1.0;
-		if (pairs[i].known) {
-			test_key(&pairs[i], total_a, total_b, options, key);
-		} else {
-			key->p_value = NAN;
-			key->ci_low = NAN;
-			key->ci_high = NAN;
-		}
+		key->p_value = NAN;
+		key->ci_low = NAN;
+		key->ci_high = NAN;
+		if (could_show(&pairs[i], total_a, total_b, options->min_effect))
+			cprof_signif_test(signif, pairs, i, total_a, total_b, options);
 	}
 	correct(pairs, total_a, total_b, options, signif);
 	cprof_gtest(pairs, n, total_a, total_b, options->dispersion, &signif->gtest);

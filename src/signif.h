@@ -82,6 +82,7 @@ struct cprof_key_signif {
 	double q_value;        /* 1 when left out of the correction */
 	double ci_low;         /* the interval of delta at level 1 - alpha */
 	double ci_high;
+	bool tested;           /* p_value and the interval are computed */
 	bool corrected;        /* among the keys of the correction */
 	bool significant;      /* q_value <= alpha and |delta| >= min_effect */
 };
@@ -96,8 +97,9 @@ struct cprof_signif {
 	bool different;        /* the verdict: significant > 0 */
 };
 
-/* Tests every known pair of `n` (the counts out of total_a and total_b):
- * a p-value and an interval each; the Benjamini-Hochberg correction over
+/* Tests the known pairs of `n` (the counts out of total_a and total_b)
+ * that enter the correction (the others on demand, cprof_signif_test): a
+ * p-value and an interval each; the Benjamini-Hochberg correction over
  * the keys whose pooled count could show a difference of min_effect
  * (count_a + count_b >= min_effect * min(total_a, total_b)), weighted by
  * the square root of their pooled share; the G-test; the verdict.
@@ -105,6 +107,13 @@ struct cprof_signif {
 struct cprof_signif *cprof_signif_compute(const struct cprof_pair *pairs, size_t n,
 					  uint64_t total_a, uint64_t total_b,
 					  const struct cprof_signif_options *options);
+
+/* Tests key `i` of the `pairs` cprof_signif_compute was given (the same
+ * totals and options) when it is not tested yet: the keys left out of the
+ * correction are tested only when asked, which spares the work on the many
+ * small keys nobody prints. */
+void cprof_signif_test(struct cprof_signif *signif, const struct cprof_pair *pairs, size_t i,
+		       uint64_t total_a, uint64_t total_b, const struct cprof_signif_options *options);
 
 /* Frees a result; accepts NULL. */
 void cprof_signif_free(struct cprof_signif *signif);

@@ -414,6 +414,26 @@ static void gather_keys(struct cprof_judgement *j, const struct cprof_dist *a,
 	}
 }
 
+static const char **find_key(const struct cprof_judgement *j, const char *key)
+{
+	return bsearch(&key, j->keys, j->count, sizeof(*j->keys), key_cmp);
+}
+
+/* Tests the compared keys the correction left out: they are printed. */
+static void test_compared(struct cprof_judgement *j, const struct cprof_dist *a,
+			  const struct cprof_dist *b, const struct cprof_diff *diff)
+{
+	size_t i;
+
+	for (i = 0; i < diff->count; i++) {
+		const char **found = find_key(j, diff->entries[i].key);
+
+		if (found)
+			cprof_signif_test(j->signif, j->pairs, (size_t)(found - j->keys), a->total,
+					  b->total, &j->options);
+	}
+}
+
 /* Warns of a side whose samples are few: a share's 95% sampling interval
  * is up to 1.96 sqrt(phi / 4 total) wide on each side. */
 static void warn_few(struct cprof_judgement *j, const char *side, uint64_t total)
@@ -479,6 +499,7 @@ struct cprof_judgement *cprof_judge(const struct cprof_dist *a, const struct cpr
 	}
 	gather_keys(j, a, b);
 	j->signif = cprof_signif_compute(j->pairs, j->count, a->total, b->total, options);
+	test_compared(j, a, b, diff);
 	cprof_manhattan_null(j->pairs, j->count, a->total, b->total, k, keys == CPROF_KEYS_A,
 			     options->dispersion, options->alpha, 0, &j->null);
 	warn_tested(j, a, b, diff);
@@ -492,7 +513,7 @@ const struct cprof_key_signif *cprof_judgement_key(const struct cprof_judgement 
 
 	if (!judgement->signif)
 		return NULL;
-	found = bsearch(&key, judgement->keys, judgement->count, sizeof(*judgement->keys), key_cmp);
+	found = find_key(judgement, key);
 	return found ? &judgement->signif->keys[found - judgement->keys] : NULL;
 }
 
