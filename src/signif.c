@@ -595,6 +595,101 @@ static size_t replicates_for(size_t cells)
 	return r < 200 ? 200 : r > 2000 ? 2000 : r;
 }
 
+/* From this many keys, when every key is compared, the null of the
+ * distance is computed rather than drawn: a sum of that many terms is
+ * normal, and a bootstrap of them is slow. */
+#define ANALYTIC_KEYS 1000
+
+/* Below this expected count on a side a key's |D| is summed exactly. */
+#define EXACT_EXPECTED 30.0
+
+/* E|D| and E D^2 of one key, D = X_b / n_b - X_a / n_a with X binomial of
+ * the pooled `share` (effective sizes n_a, n_b); with `a_only`, D counts
+ * only where X_a > 0. */
+struct moments {
+	double abs;
+	double square;
+};
+
+static unsigned int support(double n, double share)
+{
+	double lambda = n * share, top = lambda + 12.0 * sqrt(lambda) + 12.0;
+
+	return (unsigned int)fmin(nearbyint(n), ceil(top));
+}
+
+/* The exact moments, summed over the binomials' supports. */
+static struct moments exact_moments(double n_a, double n_b, double share, bool a_only)
+{
+	unsigned int top_a = support(n_a, share), top_b = support(n_b, share), x, y;
+	unsigned int size_a = (unsigned int)nearbyint(n_a), size_b = (unsigned int)nearbyint(n_b);
+	double *pb = cprof_xcalloc(top_b + 1, sizeof(*pb));
+	struct moments m = { 0.0, 0.0 };
+
+	for (y = 0; y <= top_b; y++)
+		pb[y] = gsl_ran_binomial_pdf(y, share, size_b);
+	for (x = a_only ? 1 : 0; x <= top_a; x++) {
+		double pa = gsl_ran_binomial_pdf(x, share, size_a);
+
+		for (y = 0; y <= top_b && pa > 0; y++) {
+			double d = (double)y / size_b - (double)x / size_a;
+
+			m.abs += pa * pb[y] * fabs(d);
+			m.square += pa * pb[y] * d * d;
+		}
+	}
+	free(pb);
+	return m;
+}
+
+static struct moments key_moments(double n_a, double n_b, double share, bool a_only)
+{
+	double variance = share * (1.0 - share) * (1.0 / n_a + 1.0 / n_b);
+	struct moments m = { sqrt(2.0 / M_PI * variance), variance };
+
+	if (fmax(n_a, n_b) * share < EXACT_EXPECTED)
+		return exact_moments(n_a, n_b, share, a_only);
+	return m;
+}
+
+static int u64_cmp(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return (a > b) - (a < b);
+}
+
+/* The null of the full distance as a normal sum of the keys' |D|, their
+ * moments computed once per distinct pooled count. */
+static void analytic_null(const struct cprof_pair *pairs, size_t n, double n_a, double n_b,
+			  bool a_only, double alpha, struct cprof_manhattan_null *out)
+{
+	uint64_t *pooled = cprof_xcalloc(n + 1, sizeof(*pooled)), total = 0;
+	double mean = 0.0, variance = 0.0;
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		pooled[i] = pairs[i].count_a + pairs[i].count_b;
+		total += pooled[i];
+	}
+	qsort(pooled, n, sizeof(*pooled), u64_cmp);
+	for (i = 0; i < n; i = j) {
+		struct moments m;
+
+		for (j = i; j < n && pooled[j] == pooled[i]; j++)
+			;
+		if (pooled[i] == 0)
+			continue;
+		m = key_moments(n_a, n_b, (double)pooled[i] / (double)total, a_only);
+		mean += (double)(j - i) * m.abs;
+		variance += (double)(j - i) * fmax(0.0, m.square - m.abs * m.abs);
+	}
+	out->mean = mean;
+	out->quantile = mean + gsl_cdf_ugaussian_Qinv(alpha) * sqrt(variance);
+	out->replicates = 0;
+	free(pooled);
+}
+
 void cprof_manhattan_null(const struct cprof_pair *pairs, size_t n, uint64_t total_a,
 			  uint64_t total_b, size_t k, bool a_only, double dispersion, double alpha,
 			  size_t replicates, struct cprof_manhattan_null *out)
@@ -609,6 +704,11 @@ void cprof_manhattan_null(const struct cprof_pair *pairs, size_t n, uint64_t tot
 
 	if (!rng)
 		cprof_die("out of memory");
+	if ((k == 0 || k >= n) && n >= ANALYTIC_KEYS && replicates == 0) {
+		analytic_null(pairs, n, n_a, n_b, a_only, alpha, out);
+		gsl_rng_free(rng);
+		return;
+	}
 	gsl_rng_set(rng, NULL_SEED);
 	pool_init(&pool, pairs, n, k, n_a < n_b ? n_a : n_b);
 	if (replicates == 0)

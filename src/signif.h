@@ -130,14 +130,18 @@ double cprof_manhattan_of(const struct cprof_pair *pairs, size_t n, uint64_t tot
 struct cprof_manhattan_null {
 	double mean;
 	double quantile;       /* the 1 - alpha quantile */
-	size_t replicates;
+	size_t replicates;     /* 0: computed, not drawn */
 };
 
 /* A seeded parametric bootstrap: both sides drawn (gsl_ran_multinomial)
  * from the pooled shares with total / dispersion samples, the distance
  * taken as cprof_manhattan_of does, `replicates` times (0: as many as
  * keep the work near 2e7 key draws, between 200 and 2000).  The same
- * input gives the same figures. */
+ * input gives the same figures.  When every key is compared (k 0 or k >=
+ * n) and there are 1,000 keys or more, with `replicates` 0, it is
+ * computed instead: the distance as a normal sum of independent |D| per
+ * key, each key's E|D| and E D^2 summed exactly over the binomials below
+ * 30 expected samples, and from the normal approximation above. */
 void cprof_manhattan_null(const struct cprof_pair *pairs, size_t n, uint64_t total_a,
 			  uint64_t total_b, size_t k, bool a_only, double dispersion, double alpha,
 			  size_t replicates, struct cprof_manhattan_null *out);

@@ -221,6 +221,35 @@ static void test_null(void)
 	check(fabs(again.mean / null.mean - 2) < 0.1, "phi 4: mean %g vs %g", again.mean, null.mean);
 }
 
+/* The computed null of the full distance agrees with the bootstrap, on
+ * 2,000 keys of 1 to 60 samples and a few heavy ones. */
+static void test_null_analytic(void)
+{
+	static struct cprof_pair pairs[2000];
+	struct cprof_manhattan_null computed, drawn;
+	uint64_t total = 0;
+	size_t i;
+
+	for (i = 0; i < 2000; i++) {
+		uint64_t c = i < 10 ? 5000 : 1 + i % 60;
+
+		pairs[i].count_a = pairs[i].count_b = c;
+		pairs[i].known = true;
+		total += c;
+	}
+	cprof_manhattan_null(pairs, 2000, total, total, 0, false, 1.0, 0.01, 0, &computed);
+	cprof_manhattan_null(pairs, 2000, total, total, 0, false, 1.0, 0.01, 400, &drawn);
+	check(computed.replicates == 0 && drawn.replicates == 400, "replicates");
+	check(fabs(computed.mean / drawn.mean - 1) < 0.01, "computed mean %g, drawn %g",
+	      computed.mean, drawn.mean);
+	check(fabs(computed.quantile / drawn.quantile - 1) < 0.02, "computed quantile %g, drawn %g",
+	      computed.quantile, drawn.quantile);
+	cprof_manhattan_null(pairs, 2000, total, total, 0, true, 1.0, 0.01, 0, &computed);
+	cprof_manhattan_null(pairs, 2000, total, total, 0, true, 1.0, 0.01, 400, &drawn);
+	check(fabs(computed.mean / drawn.mean - 1) < 0.01, "a only: computed mean %g, drawn %g",
+	      computed.mean, drawn.mean);
+}
+
 static void test_dispersion(void)
 {
 	static const uint64_t moved[] = { 30, 10, 10, 30 };
@@ -241,6 +270,7 @@ int main(void)
 	test_signif();
 	test_manhattan();
 	test_null();
+	test_null_analytic();
 	test_dispersion();
 	if (failures)
 		fprintf(stderr, "%d checks failed\n", failures);
