@@ -2,6 +2,7 @@
  * two profiles (GSL).  See signif.h for the model. */
 #include "config.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +100,28 @@ static double table_test(double count_a, double total_a, double count_b, double 
 	return 2.0 * gsl_cdf_ugaussian_Q(sqrt(fmax(0.0, 2.0 * g / dispersion)));
 }
 
+/* Fisher's exact test of the 2 x 2 table, counts rounded (after the
+ * division by the dispersion): given both margins, count_b is
+ * hypergeometric; twice the smaller tail, at most 1.  Negative when the
+ * totals are too large for GSL's unsigned counts. */
+static double fisher_test(double count_a, double total_a, double count_b, double total_b)
+{
+	double a = nearbyint(count_a), b = nearbyint(count_b), n_a = nearbyint(total_a),
+	       n_b = nearbyint(total_b), lower, upper;
+	unsigned int k, pooled;
+
+	if (n_a + n_b > UINT_MAX || n_a < 1 || n_b < 1)
+		return -1.0;
+	k = (unsigned int)b;
+	pooled = (unsigned int)(a + b);
+	if (pooled == 0)
+		return 1.0;
+	lower = gsl_cdf_hypergeometric_P(k, (unsigned int)n_b, (unsigned int)n_a, pooled);
+	upper = k > 0 ? gsl_cdf_hypergeometric_Q(k - 1, (unsigned int)n_b, (unsigned int)n_a, pooled)
+		      : 1.0;
+	return fmin(1.0, 2.0 * fmin(lower, upper));
+}
+
 double cprof_share_test(uint64_t count_a, uint64_t total_a, uint64_t count_b, uint64_t total_b,
 			double dispersion)
 {
@@ -112,6 +135,10 @@ double cprof_share_test(uint64_t count_a, uint64_t total_a, uint64_t count_b, ui
 	if (m >= EXACT_BELOW)
 		return fmin(1.0, table_test((double)count_a, (double)total_a, (double)count_b,
 					    (double)total_b, dispersion));
+	p = fisher_test((double)count_a / dispersion, (double)total_a / dispersion, x,
+			(double)total_b / dispersion);
+	if (p >= 0)
+		return p;
 	pi = (double)total_b / ((double)total_a + (double)total_b);
 	p = 2.0 * fmin(upper_tail(x, m, pi), lower_tail(x, m, pi));
 	return fmin(1.0, p);

@@ -37,14 +37,13 @@ struct cprof_pair {
 	bool known;
 };
 
-/* The two-sided p-value of "the key has the same share in A and B".
- * Below 1,000 pooled samples (count_a + count_b over `dispersion`), the
- * exact conditional test: given the pooled count, count_b is binomial
- * with the probability total_b / (total_a + total_b), the counts divided
- * by `dispersion` (the binomial's incomplete-beta form takes non-integer
- * counts), twice the smaller tail.  From 1,000 on, the likelihood-ratio
- * (G) test of the 2 x 2 table (the key and the rest, in A and in B), G
- * divided by `dispersion`.  At most 1. */
+/* The two-sided p-value of "the key has the same share in A and B", its
+ * counts and the totals divided by `dispersion`.  Below 1,000 pooled
+ * samples (count_a + count_b over `dispersion`), Fisher's exact test of
+ * the 2 x 2 table (the key and the rest, in A and in B; the scaled counts
+ * rounded): count_b given both margins is hypergeometric, and the p-value
+ * is twice the smaller tail.  From 1,000 on, the likelihood-ratio (G) test
+ * of that table, G divided by `dispersion`.  At most 1. */
 double cprof_share_test(uint64_t count_a, uint64_t total_a, uint64_t count_b, uint64_t total_b,
 			double dispersion);
 

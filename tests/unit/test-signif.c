@@ -33,23 +33,56 @@ static void near(const char *what, double got, double want, double tolerance)
 	      what, got, want);
 }
 
-/* The conditional binomial test by hand: with equal totals, count_b of m
- * is binomial(m, 1/2). */
+/* Fisher's test by another road: the hypergeometric terms from lgamma,
+ * summed over the tail, twice the smaller. */
+static double fisher_oracle(unsigned a, unsigned n_a, unsigned b, unsigned n_b)
+{
+	unsigned t = a + b, x;
+	double lower = 0, upper = 0, all = lgamma(n_a + n_b + 1.0) - lgamma(t + 1.0) -
+					     lgamma(n_a + n_b - t + 1.0);
+
+	for (x = 0; x <= t && x <= n_b; x++) {
+		double term;
+
+		if (t - x > n_a)
+			continue;
+		term = exp(lgamma(n_b + 1.0) - lgamma(x + 1.0) - lgamma(n_b - x + 1.0) +
+			   lgamma(n_a + 1.0) - lgamma(t - x + 1.0) - lgamma(n_a - t + x + 1.0) - all);
+		if (x <= b)
+			lower += term;
+		if (x >= b)
+			upper += term;
+	}
+	return fmin(1.0, 2.0 * fmin(lower, upper));
+}
+
+/* Fisher's exact test below 1,000 pooled samples, against closed forms
+ * and the oracle above. */
 static void test_share(void)
 {
-	/* 0 and 5: P(X >= 5) = 1/32, twice that. */
-	near("0 vs 5", cprof_share_test(0, 100, 5, 100, 1.0), 1.0 / 16.0, 1e-12);
-	/* 2 and 8: P(X >= 8) = (45 + 10 + 1) / 1024, twice that (R's
-	 * binom.test(8, 10) says 0.1094). */
-	near("2 vs 8", cprof_share_test(2, 1000, 8, 1000, 1.0), 112.0 / 1024.0, 1e-12);
-	near("8 vs 2", cprof_share_test(8, 1000, 2, 1000, 1.0), 112.0 / 1024.0, 1e-12);
-	/* Dispersion 2 halves the counts: 1 and 4 of 5, P(X >= 4) = 6/32. */
-	near("2 vs 8, phi 2", cprof_share_test(2, 1000, 8, 1000, 2.0), 12.0 / 32.0, 1e-12);
+	/* 0 and 5 of 100 each: P(all 5 in B) = (100 x 99 x 98 x 97 x 96) /
+	 * (200 x 199 x 198 x 197 x 196), twice that. */
+	near("0 vs 5", cprof_share_test(0, 100, 5, 100, 1.0),
+	     2.0 * 100 * 99 * 98 * 97 * 96 / (200.0 * 199 * 198 * 197 * 196), 1e-12);
+	near("2 vs 8", cprof_share_test(2, 1000, 8, 1000, 1.0), fisher_oracle(2, 1000, 8, 1000),
+	     1e-10);
+	near("8 vs 2", cprof_share_test(8, 1000, 2, 1000, 1.0), fisher_oracle(2, 1000, 8, 1000),
+	     1e-10);
+	/* Dispersion 2 halves the counts and the totals: 1 and 4 of 500. */
+	near("2 vs 8, phi 2", cprof_share_test(2, 1000, 8, 1000, 2.0),
+	     fisher_oracle(1, 500, 4, 500), 1e-10);
 	near("equal", cprof_share_test(7, 100, 7, 100, 1.0), 1.0, 1e-12);
 	near("none", cprof_share_test(0, 100, 0, 100, 1.0), 1.0, 0);
-	/* Unequal totals: 0 of A's 300 and 3 of B's 100, pi = 1/4: P(X >= 3)
-	 * = 1/64, twice that. */
-	near("unequal totals", cprof_share_test(0, 300, 3, 100, 1.0), 2.0 / 64.0, 1e-12);
+	/* 0 of A's 300 and 3 of B's 100: (100 x 99 x 98) / (400 x 399 x 398),
+	 * twice that. */
+	near("unequal totals", cprof_share_test(0, 300, 3, 100, 1.0),
+	     2.0 * 100 * 99 * 98 / (400.0 * 399 * 398), 1e-12);
+	/* A key holding most of the time: 500 of 1,000 against 400 of 1,000
+	 * (the conditional binomial said 1e-3, the table's own test 1e-5). */
+	near("large share", cprof_share_test(500, 1000, 400, 1000, 1.0),
+	     fisher_oracle(500, 1000, 400, 1000), 1e-9);
+	check(cprof_share_test(500, 1000, 400, 1000, 1.0) < 1e-4, "large share: %g",
+	      cprof_share_test(500, 1000, 400, 1000, 1.0));
 	/* Large counts: the G-test of the 2 x 2 table, within 10% of the
 	 * two-proportion z-test's tail (600 vs 500 of 1,000 each: z = 0.1 /
 	 * sqrt(0.55 x 0.45 x 2 / 1000)). */
