@@ -249,8 +249,12 @@ static void report(const struct check *c, const struct settings *settings)
 {
 	const struct cprof_judgement *j = c->judgement;
 
-	fprintf(stderr, "%s: %zu baselines in %s: dispersion %.3g (1: they vary as sampling "
-		"alone would)\n", cprof_progname, c->base.count, c->dir, j->options.dispersion);
+	if (j->signif)
+		fprintf(stderr, "%s: %zu baselines in %s: dispersion %.3g (1: they vary as sampling "
+			"alone would)\n", cprof_progname, c->base.count, c->dir,
+			j->options.dispersion);
+	else
+		fprintf(stderr, "%s: %zu baselines in %s\n", cprof_progname, c->base.count, c->dir);
 	fprintf(stderr, "%s: %s: distance %.4f to the baselines", cprof_progname, c->candidate,
 		c->diff->manhattan);
 	if (j->signif)
@@ -318,6 +322,8 @@ static json_t *check_json(const struct check *c, const struct settings *settings
 	set(root, "cprof", json_string("regress"));
 	set(root, "rule", json_string(settings->rule == RULE_TEST ? "test" : "distance"));
 	set(root, "baselines", json_integer((json_int_t)c->base.count));
+	if (!c->judgement->signif)
+		set(root, "dispersion", json_null());
 	set(root, "verdict", json_string(c->different ? "different" : "same"));
 	if (settings->rule == RULE_DISTANCE) {
 		set(root, "noise", json_real(c->noise));
