@@ -8,24 +8,7 @@
 #include <string.h>
 
 #include "stats.h"
-
-static int failures;
-
-static void check(bool ok, const char *what, ...) __attribute__((format(printf, 2, 3)));
-
-static void check(bool ok, const char *what, ...)
-{
-	va_list ap;
-
-	if (ok)
-		return;
-	va_start(ap, what);
-	fprintf(stderr, "FAIL: ");
-	vfprintf(stderr, what, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	failures++;
-}
+#include "check.h"
 
 /* Hand-computed values are checked to 1e-12, relative to 1 at least. */
 static void near(const char *what, double got, double want)
