@@ -11,7 +11,7 @@
 #include "load.h"
 #include "stats.h"
 
-enum { OPT_FAIL_ABOVE = 512, OPT_FAIL_DIFFERENT, OPT_KEYS };
+enum { OPT_FAIL_ABOVE = 512, OPT_FAIL_DIFFERENT };
 
 static void usage(void)
 {
@@ -105,18 +105,6 @@ static void print_text(const char *const sources[2], const struct cprof_dist *a,
 		       j->options.min_effect);
 }
 
-/* The entropy of `dist` in bits into *out, or NULL for a cumulative one. */
-static const double *entropy_of(struct cprof_dist *dist, double *out)
-{
-	struct cprof_entropy entropy;
-	struct cprof_error err = { { 0 }, 0 };
-
-	if (cprof_entropy_compute(dist, CPROF_BASE_2, &entropy, &err) < 0)
-		return NULL;
-	*out = entropy.entropy;
-	return out;
-}
-
 /* Warns when compared keys are missing from a truncated flat. */
 static void warn_unknown(const char *source, const struct cprof_dist *dist, size_t unknown)
 {
@@ -137,7 +125,7 @@ int main(int argc, char **argv)
 		{ "fail-above", required_argument, NULL, OPT_FAIL_ABOVE },
 		{ "fail-different", no_argument, NULL, OPT_FAIL_DIFFERENT },
 		{ "help", no_argument, NULL, 'h' },
-		{ "keys", required_argument, NULL, OPT_KEYS },
+		CPROF_COMPARE_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cprof_loader loader;
@@ -150,8 +138,8 @@ int main(int argc, char **argv)
 	enum cprof_keys keys = CPROF_KEYS_UNION;
 	bool compact = false, text = false, fail = false, fail_different = false;
 	double fail_above = 0.0, entropy_values[2];
-	uint64_t k = 10;
-	int opt, parsed, status;
+	size_t k = 10;
+	int opt, status;
 
 	cprof_set_progname(argv[0]);
 	cprof_loader_init(&loader);
@@ -159,7 +147,8 @@ int main(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, ":chk:tV", options, NULL)) != -1) {
 		if (cprof_loader_option(&loader, opt, optarg) ||
 		    cprof_output_option(opt, &compact, &text) ||
-		    cprof_signif_option(opt, optarg, &signif))
+		    cprof_signif_option(opt, optarg, &signif) ||
+		    cprof_compare_option(opt, optarg, &k, &keys))
 			continue;
 		switch (opt) {
 		case 'h':
@@ -168,22 +157,11 @@ int main(int argc, char **argv)
 		case OPT_FAIL_DIFFERENT:
 			fail_different = true;
 			break;
-		case 'k':
-			k = cprof_option_u64("-k", optarg);
-			if (k > SIZE_MAX)
-				cprof_die("-k: too large: '%s'", optarg);
-			break;
 		case OPT_FAIL_ABOVE:
 			fail_above = cprof_option_double("--fail-above", optarg);
 			if (fail_above < 0)
 				cprof_die("--fail-above: must not be negative: '%s'", optarg);
 			fail = true;
-			break;
-		case OPT_KEYS:
-			parsed = cprof_keys_parse(optarg);
-			if (parsed < 0)
-				cprof_die("--keys: must be union or a, not '%s'", optarg);
-			keys = (enum cprof_keys)parsed;
 			break;
 		default:
 			cprof_bad_option(opt, argv);
@@ -217,17 +195,17 @@ int main(int argc, char **argv)
 		cprof_die("--fail-different: a --cum difference has no verdict (a sample counts "
 			  "in many keys)");
 
-	diff = cprof_diff_compute(a, b, (size_t)k, keys);
-	entropy_a = entropy_of(a, &entropy_values[0]);
-	entropy_b = entropy_of(b, &entropy_values[1]);
+	diff = cprof_diff_compute(a, b, k, keys);
+	entropy_a = cprof_entropy_bits(a, &entropy_values[0]);
+	entropy_b = cprof_entropy_bits(b, &entropy_values[1]);
 	warn_unknown(sources[0], a, diff->unknown_a);
 	warn_unknown(sources[1], b, diff->unknown_b);
-	judgement = cprof_judge(a, b, diff, (size_t)k, keys, &signif);
+	judgement = cprof_judge(a, b, diff, k, keys, &signif);
 	cprof_warnings_print(&judgement->warnings);
 	if (text)
-		print_text(sources, a, b, (size_t)k, keys, diff, entropy_a, entropy_b, judgement);
+		print_text(sources, a, b, k, keys, diff, entropy_a, entropy_b, judgement);
 	else
-		cprof_json_print(cprof_json_diff(sources[0], sources[1], a->by, (size_t)k, keys,
+		cprof_json_print(cprof_json_diff(sources[0], sources[1], a->by, k, keys,
 						 diff, a->total, b->total, entropy_a, entropy_b,
 						 judgement),
 				 compact);

@@ -15,7 +15,7 @@
 #include "load.h"
 #include "stats.h"
 
-enum { OPT_FACTOR = 512, OPT_KEYS, OPT_MARGIN, OPT_RULE };
+enum { OPT_FACTOR = 512, OPT_MARGIN, OPT_RULE };
 
 enum rule { RULE_TEST, RULE_DISTANCE };
 
@@ -309,16 +309,12 @@ static void run_check(struct check *c, struct cprof_loader *loader, struct setti
 static json_t *check_json(const struct check *c, const struct settings *settings)
 {
 	const struct cprof_dist *a = c->base.merged;
+	double entropy[2];
 	json_t *root = cprof_json_diff(c->dir, c->candidate, a->by, settings->k, settings->keys,
-				       c->diff, a->total, c->dist->total, NULL, NULL, c->judgement);
-	struct cprof_entropy ea, eb;
+				       c->diff, a->total, c->dist->total,
+				       cprof_entropy_bits(c->base.merged, &entropy[0]),
+				       cprof_entropy_bits(c->dist, &entropy[1]), c->judgement);
 
-	if (!a->cum) {
-		cprof_entropy_compute(c->base.merged, CPROF_BASE_2, &ea, NULL);
-		cprof_entropy_compute(c->dist, CPROF_BASE_2, &eb, NULL);
-		set(json_object_get(root, "entropy"), "a", json_real(ea.entropy));
-		set(json_object_get(root, "entropy"), "b", json_real(eb.entropy));
-	}
 	set(root, "cprof", json_string("regress"));
 	set(root, "rule", json_string(settings->rule == RULE_TEST ? "test" : "distance"));
 	set(root, "baselines", json_integer((json_int_t)c->base.count));
@@ -346,30 +342,15 @@ static double non_negative(const char *option, const char *arg)
 /* Takes one option of cprof-regress's own; false when `opt` is not one. */
 static bool own_option(int opt, const char *arg, struct settings *settings)
 {
-	uint64_t k;
-	int parsed;
-
 	switch (opt) {
 	case 'q':
 		settings->quiet = true;
-		return true;
-	case 'k':
-		k = cprof_option_u64("-k", arg);
-		if (k > SIZE_MAX)
-			cprof_die("-k: too large: '%s'", arg);
-		settings->k = (size_t)k;
 		return true;
 	case OPT_FACTOR:
 		settings->factor = non_negative("--factor", arg);
 		return true;
 	case OPT_MARGIN:
 		settings->margin = non_negative("--margin", arg);
-		return true;
-	case OPT_KEYS:
-		parsed = cprof_keys_parse(arg);
-		if (parsed < 0)
-			cprof_die("--keys: must be union or a, not '%s'", arg);
-		settings->keys = (enum cprof_keys)parsed;
 		return true;
 	case OPT_RULE:
 		if (strcmp(arg, "test") != 0 && strcmp(arg, "distance") != 0)
@@ -390,7 +371,7 @@ int main(int argc, char **argv)
 		CPROF_SIGNIF_LONG_OPTIONS,
 		{ "factor", required_argument, NULL, OPT_FACTOR },
 		{ "help", no_argument, NULL, 'h' },
-		{ "keys", required_argument, NULL, OPT_KEYS },
+		CPROF_COMPARE_LONG_OPTIONS,
 		{ "margin", required_argument, NULL, OPT_MARGIN },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "rule", required_argument, NULL, OPT_RULE },
@@ -415,6 +396,7 @@ int main(int argc, char **argv)
 		if (cprof_loader_option(&loader, opt, optarg) ||
 		    cprof_output_option(opt, &settings.compact, &text) ||
 		    cprof_signif_option(opt, optarg, &settings.signif) ||
+		    cprof_compare_option(opt, optarg, &settings.k, &settings.keys) ||
 		    own_option(opt, optarg, &settings))
 			continue;
 		cprof_bad_option(opt, argv);

@@ -17,6 +17,7 @@
 
 #include "cprof.h"
 #include "signif.h"
+#include "sum.h"
 
 /* The fewest expected samples a cell of a chi-squared table may hold
  * before it is pooled with the other sparse ones. */
@@ -425,10 +426,18 @@ static bool after(const struct top *top, size_t x, size_t y)
 	return x > y;
 }
 
+static void swap(struct top *top, size_t i, size_t j)
+{
+	size_t t = top->heap[i];
+
+	top->heap[i] = top->heap[j];
+	top->heap[j] = t;
+}
+
 static void sift_down(struct top *top, size_t i)
 {
 	for (;;) {
-		size_t worst = i, l = 2 * i + 1, r = l + 1, t;
+		size_t worst = i, l = 2 * i + 1, r = l + 1;
 
 		if (l < top->len && after(top, top->heap[l], top->heap[worst]))
 			worst = l;
@@ -436,9 +445,7 @@ static void sift_down(struct top *top, size_t i)
 			worst = r;
 		if (worst == i)
 			return;
-		t = top->heap[i];
-		top->heap[i] = top->heap[worst];
-		top->heap[worst] = t;
+		swap(top, i, worst);
 		i = worst;
 	}
 }
@@ -446,13 +453,11 @@ static void sift_down(struct top *top, size_t i)
 static void sift_up(struct top *top, size_t i)
 {
 	while (i > 0) {
-		size_t parent = (i - 1) / 2, t;
+		size_t parent = (i - 1) / 2;
 
 		if (!after(top, top->heap[i], top->heap[parent]))
 			return;
-		t = top->heap[i];
-		top->heap[i] = top->heap[parent];
-		top->heap[parent] = t;
+		swap(top, i, parent);
 		i = parent;
 	}
 }
@@ -514,7 +519,7 @@ static void distance_free(struct distance *d)
 static double distance_of(struct distance *d, size_t n, uint64_t total_a, uint64_t total_b,
 			  size_t k, bool a_only)
 {
-	double sum = 0.0, compensation = 0.0;
+	struct cprof_sum sum = { 0.0, 0.0 };
 	size_t i;
 
 	if (k == 0 || k >= n) {
@@ -526,17 +531,11 @@ static double distance_of(struct distance *d, size_t n, uint64_t total_a, uint64
 		if (!a_only)
 			mark_top(d->b, n, k, d->heap, d->chosen);
 	}
-	for (i = 0; i < n; i++) {
-		double x, t;
-
-		if (!d->chosen[i])
-			continue;
-		x = fabs(fraction(d->b[i], total_b) - fraction(d->a[i], total_a));
-		t = sum + x;
-		compensation += fabs(sum) >= x ? (sum - t) + x : (x - t) + sum;
-		sum = t;
-	}
-	return sum + compensation;
+	for (i = 0; i < n; i++)
+		if (d->chosen[i])
+			cprof_sum_add(&sum, fabs(fraction(d->b[i], total_b) -
+						 fraction(d->a[i], total_a)));
+	return cprof_sum_value(&sum);
 }
 
 double cprof_manhattan_of(const struct cprof_pair *pairs, size_t n, uint64_t total_a,
@@ -576,34 +575,34 @@ static double reach(double share, double samples)
 static void pool_init(struct pool *pool, const struct cprof_pair *pairs, size_t n, size_t k,
 		      double samples)
 {
-	double *sorted = cprof_xcalloc(n + 1, sizeof(*sorted)), total = 0.0, floor = 0.0, rest = 0.0;
+	double *pooled = cprof_xcalloc(n + 1, sizeof(*pooled)), total = 0.0, floor = 0.0, rest = 0.0;
 	size_t i;
 
 	pool->shares = cprof_xcalloc(n + 1, sizeof(*pool->shares));
 	for (i = 0; i < n; i++)
 		total += (double)pairs[i].count_a + (double)pairs[i].count_b;
 	for (i = 0; i < n; i++)
-		sorted[i] = total > 0 ? ((double)pairs[i].count_a + (double)pairs[i].count_b) / total
+		pooled[i] = total > 0 ? ((double)pairs[i].count_a + (double)pairs[i].count_b) / total
 				      : 0.0;
 	if (k > 0 && k < n) {
 		double kth;
 
-		memcpy(pool->shares, sorted, n * sizeof(*sorted));
+		memcpy(pool->shares, pooled, n * sizeof(*pooled));
 		gsl_sort(pool->shares, 1, n);
 		kth = pool->shares[n - k];
 		floor = kth - reach(kth, samples);
 	}
 	pool->compared = 0;
 	for (i = 0; i < n; i++) {
-		if (sorted[i] > 0 && sorted[i] + reach(sorted[i], samples) >= floor)
-			pool->shares[pool->compared++] = sorted[i];
+		if (pooled[i] > 0 && pooled[i] + reach(pooled[i], samples) >= floor)
+			pool->shares[pool->compared++] = pooled[i];
 		else
-			rest += sorted[i];
+			rest += pooled[i];
 	}
 	pool->cells = pool->compared;
 	if (rest > 0)
 		pool->shares[pool->cells++] = rest;
-	free(sorted);
+	free(pooled);
 }
 
 /* A side's effective sample count: total / dispersion, at least 1. */
@@ -717,25 +716,21 @@ static void analytic_null(const struct cprof_pair *pairs, size_t n, double n_a, 
 	free(pooled);
 }
 
-void cprof_manhattan_null(const struct cprof_pair *pairs, size_t n, uint64_t total_a,
-			  uint64_t total_b, size_t k, bool a_only, double dispersion, double alpha,
-			  size_t replicates, struct cprof_manhattan_null *out)
+/* The null of the distance drawn: `replicates` (0: replicates_for) pairs of
+ * multinomial draws of n_a and n_b samples from the pooled shares. */
+static void bootstrap_null(const struct cprof_pair *pairs, size_t n, unsigned int n_a,
+			   unsigned int n_b, size_t k, bool a_only, double alpha, size_t replicates,
+			   struct cprof_manhattan_null *out)
 {
-	unsigned int n_a = effective(total_a, dispersion), n_b = effective(total_b, dispersion);
-	struct pool pool;
-	struct distance d;
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	unsigned int *draw_a, *draw_b;
+	struct distance d;
+	struct pool pool;
 	double *values;
 	size_t r, i;
 
 	if (!rng)
 		cprof_die("out of memory");
-	if ((k == 0 || k >= n) && n >= ANALYTIC_KEYS && replicates == 0) {
-		analytic_null(pairs, n, n_a, n_b, a_only, alpha, out);
-		gsl_rng_free(rng);
-		return;
-	}
 	gsl_rng_set(rng, NULL_SEED);
 	pool_init(&pool, pairs, n, k, n_a < n_b ? n_a : n_b);
 	if (replicates == 0)
@@ -765,6 +760,18 @@ void cprof_manhattan_null(const struct cprof_pair *pairs, size_t n, uint64_t tot
 	distance_free(&d);
 	free(pool.shares);
 	gsl_rng_free(rng);
+}
+
+void cprof_manhattan_null(const struct cprof_pair *pairs, size_t n, uint64_t total_a,
+			  uint64_t total_b, size_t k, bool a_only, double dispersion, double alpha,
+			  size_t replicates, struct cprof_manhattan_null *out)
+{
+	unsigned int n_a = effective(total_a, dispersion), n_b = effective(total_b, dispersion);
+
+	if ((k == 0 || k >= n) && n >= ANALYTIC_KEYS && replicates == 0)
+		analytic_null(pairs, n, n_a, n_b, a_only, alpha, out);
+	else
+		bootstrap_null(pairs, n, n_a, n_b, k, a_only, alpha, replicates, out);
 }
 
 /* Pools the columns of `table` (runs x keys) whose expected count is

@@ -13,6 +13,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "stats.h"
+#include "sum.h"
 
 int cprof_base_parse(const char *name)
 {
@@ -71,53 +72,30 @@ static double term(enum cprof_base base, uint64_t count, uint64_t total)
 	return -p * log_base(base, p);
 }
 
-/* Compensated (Neumaier) summation: ten terms of 0.1 sum to 1, not to
- * 0.99999999999999989, so that a uniform distribution has exactly the
- * entropy log_base(entries). */
-struct sum {
-	double sum;
-	double compensation;
-};
-
-static void sum_add(struct sum *s, double x)
-{
-	double t = s->sum + x;
-
-	if (fabs(s->sum) >= fabs(x))
-		s->compensation += (s->sum - t) + x;
-	else
-		s->compensation += (x - t) + s->sum;
-	s->sum = t;
-}
-
-static double sum_value(const struct sum *s)
-{
-	return s->sum + s->compensation;
-}
-
 /* The natural log of the base, to convert nats. */
 static double ln_base(enum cprof_base base)
 {
 	return log(cprof_base_value(base));
 }
 
-/* Adds one entry of `count` > 0 samples to the sums of an entropy: h in
- * the base, and in nats h_nats and sum p ln^2 p (for the error). */
+/* The sums of an entropy: h in the base, and in nats h_nats and
+ * sum p ln^2 p (for the error). */
 struct entropy_sums {
-	struct sum h;
-	struct sum h_nats;
-	struct sum p_ln2;
+	struct cprof_sum h;
+	struct cprof_sum h_nats;
+	struct cprof_sum p_ln2;
 	size_t entries;
 };
 
+/* Adds one entry of `count` > 0 samples of `total` to the sums. */
 static void entropy_add(struct entropy_sums *sums, enum cprof_base base, uint64_t count,
 			uint64_t total)
 {
 	double p = (double)count / (double)total, ln_p = log(p);
 
-	sum_add(&sums->h, term(base, count, total));
-	sum_add(&sums->h_nats, -p * ln_p);
-	sum_add(&sums->p_ln2, p * ln_p * ln_p);
+	cprof_sum_add(&sums->h, term(base, count, total));
+	cprof_sum_add(&sums->h_nats, -p * ln_p);
+	cprof_sum_add(&sums->p_ln2, p * ln_p * ln_p);
 	sums->entries++;
 }
 
@@ -138,7 +116,7 @@ void cprof_entropy_of_counts(const uint64_t *counts, size_t n, uint64_t total, e
 	out->lower_bound = total > listed;
 	if (out->lower_bound)
 		entropy_add(&sums, base, total - listed, total);
-	out->entropy = sum_value(&sums.h);
+	out->entropy = cprof_sum_value(&sums.h);
 	out->entries = sums.entries;
 	out->total = total;
 	out->normalized = sums.entries > 1 ? out->entropy / log_base(base, (double)sums.entries) : 0.0;
@@ -147,8 +125,8 @@ void cprof_entropy_of_counts(const uint64_t *counts, size_t n, uint64_t total, e
 	if (total == 0)
 		return;
 	out->entropy_mm += (double)(sums.entries - 1) / (2.0 * (double)total) / ln_base(base);
-	h_nats = sum_value(&sums.h_nats);
-	variance = (sum_value(&sums.p_ln2) - h_nats * h_nats) / (double)total;
+	h_nats = cprof_sum_value(&sums.h_nats);
+	variance = (cprof_sum_value(&sums.p_ln2) - h_nats * h_nats) / (double)total;
 	out->se = sqrt(fmax(0.0, variance)) / ln_base(base);
 }
 
@@ -259,7 +237,7 @@ static double share(uint64_t count, uint64_t total)
 struct cprof_diff *cprof_diff_compute(struct cprof_dist *a, struct cprof_dist *b, size_t k,
 				      enum cprof_keys keys)
 {
-	struct sum manhattan = { 0.0, 0.0 };
+	struct cprof_sum manhattan = { 0.0, 0.0 };
 	struct picking picking;
 	struct cprof_diff *diff = cprof_xcalloc(1, sizeof(*diff));
 	struct ranked *ranked;
@@ -302,9 +280,9 @@ struct cprof_diff *cprof_diff_compute(struct cprof_dist *a, struct cprof_dist *b
 	diff->entries = cprof_xcalloc(diff->count, sizeof(*diff->entries));
 	for (i = 0; i < diff->count; i++) {
 		diff->entries[i] = ranked[i].entry;
-		sum_add(&manhattan, fabs(ranked[i].entry.delta));
+		cprof_sum_add(&manhattan, fabs(ranked[i].entry.delta));
 	}
-	diff->manhattan = sum_value(&manhattan);
+	diff->manhattan = cprof_sum_value(&manhattan);
 	free(ranked);
 	g_ptr_array_free(picking.keys, TRUE);
 	g_hash_table_destroy(picking.taken);
@@ -317,6 +295,39 @@ void cprof_diff_free(struct cprof_diff *diff)
 		return;
 	free(diff->entries);
 	free(diff);
+}
+
+bool cprof_compare_option(int opt, const char *arg, size_t *k, enum cprof_keys *keys)
+{
+	uint64_t value;
+	int parsed;
+
+	switch (opt) {
+	case 'k':
+		value = cprof_option_u64("-k", arg);
+		if (value > SIZE_MAX)
+			cprof_die("-k: too large: '%s'", arg);
+		*k = (size_t)value;
+		return true;
+	case CPROF_OPT_KEYS:
+		parsed = cprof_keys_parse(arg);
+		if (parsed < 0)
+			cprof_die("--keys: must be union or a, not '%s'", arg);
+		*keys = (enum cprof_keys)parsed;
+		return true;
+	default:
+		return false;
+	}
+}
+
+const double *cprof_entropy_bits(struct cprof_dist *dist, double *out)
+{
+	struct cprof_entropy entropy;
+
+	if (cprof_entropy_compute(dist, CPROF_BASE_2, &entropy, NULL) < 0)
+		return NULL;
+	*out = entropy.entropy;
+	return out;
 }
 
 bool cprof_signif_option(int opt, const char *arg, struct cprof_signif_options *options)

@@ -118,12 +118,24 @@ struct cprof_diff *cprof_diff_compute(struct cprof_dist *a, struct cprof_dist *b
 /* Frees a comparison; accepts NULL. */
 void cprof_diff_free(struct cprof_diff *diff);
 
-/* The significance options of cprof-diff and cprof-regress. */
+/* The comparison and significance options of cprof-diff and
+ * cprof-regress (with -k, a short option of their own). */
 enum {
 	CPROF_OPT_ALPHA = 768,
 	CPROF_OPT_MIN_EFFECT,
 	CPROF_OPT_DISPERSION,
+	CPROF_OPT_KEYS,
 };
+
+#define CPROF_COMPARE_LONG_OPTIONS { "keys", required_argument, NULL, CPROF_OPT_KEYS }
+
+/* Takes -k into *k or --keys into *keys; false when `opt` is neither.
+ * Dies on a bad value, naming the option. */
+bool cprof_compare_option(int opt, const char *arg, size_t *k, enum cprof_keys *keys);
+
+/* The entropy of `dist` in bits into *out and returns out, or NULL for a
+ * --cum distribution (whose entropy is undefined). */
+const double *cprof_entropy_bits(struct cprof_dist *dist, double *out);
 
 #define CPROF_SIGNIF_LONG_OPTIONS                                          \
 	{ "alpha", required_argument, NULL, CPROF_OPT_ALPHA },             \
