@@ -10,8 +10,8 @@
  * and 1.5 (seeded: every run has the same rounds) so that the rounds do
  * not beat with the profiler's timer ticks.
  *
- * The clock is CLOCK_THREAD_CPUTIME_ID, not burn.c's
- * CLOCK_PROCESS_CPUTIME_ID: while libprofiler's ITIMER_PROF is armed,
+ * The clock is CLOCK_THREAD_CPUTIME_ID, not CLOCK_PROCESS_CPUTIME_ID
+ * (as examples/burn.c): while libprofiler's ITIMER_PROF is armed,
  * Linux may read the process clock from the process-wide CPU timer, which
  * only moves at the scheduler tick (every 4 ms at HZ=250).  A 2 ms
  * segment timed with it then runs until the next tick and is sampled

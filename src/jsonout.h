@@ -1,0 +1,32 @@
+/* jsonout.h: JSON text from a jansson tree, numbers in their shortest form.
+ *
+ * jansson prints every real with one fixed precision (%.17g), so 0.8 comes
+ * out as 0.80000000000000004.  The contract wants the shortest decimal that
+ * reads back as the same double; this writer gives that, and lays out
+ * everything else exactly as json_dumpf does (JSON_INDENT(2) or
+ * JSON_COMPACT, keys in insertion order, jansson's escapes).
+ */
+#ifndef CPROF_JSONOUT_H
+#define CPROF_JSONOUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+/* Room for any double written by cprof_format_double, with its NUL. */
+#define CPROF_DOUBLE_CHARS 32
+
+/* Writes finite `value` into buf with the fewest significant digits that
+ * strtod reads back as the same double: positional from 1e-4 to 1e16, else
+ * with an exponent, shaped as jansson shapes reals ("600.0", "0.8", "1e-5",
+ * "1.5e20"); returns its length. */
+int cprof_format_double(char buf[CPROF_DOUBLE_CHARS], double value);
+
+/* Writes `root` to `out` as JSON text: indented by 2, or on one line when
+ * `compact`; no trailing newline.  Allocates nothing, so a failure can only
+ * be the stream's (see ferror). */
+void cprof_json_dump(FILE *out, const json_t *root, bool compact);
+
+#endif
