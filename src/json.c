@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cprof.h"
+#include "jsonout.h"
 
 json_t *cprof_json_string(const char *s)
 {
@@ -179,10 +180,8 @@ fail:
 
 void cprof_json_print(json_t *root, bool compact)
 {
-	size_t flags = JSON_REAL_PRECISION(17) | (compact ? JSON_COMPACT : JSON_INDENT(2));
-
 	/* A failed write shows in cprof_finish_output. */
-	json_dumpf(root, stdout, flags);
+	cprof_json_dump(stdout, root, compact);
 	fputc('\n', stdout);
 	json_decref(root);
 }
