@@ -757,7 +757,7 @@ int main(int argc, char **argv)
 			seed = cprof_option_u64("--seed", optarg);
 			break;
 		default:
-			cprof_bad_option(opt, argv);
+			cprof_bad_option(opt, argv, options);
 		}
 	}
 	argc -= optind;

@@ -164,7 +164,7 @@ int main(int argc, char **argv)
 			fail = true;
 			break;
 		default:
-			cprof_bad_option(opt, argv);
+			cprof_bad_option(opt, argv, options);
 		}
 	}
 	argc -= optind;

@@ -102,7 +102,7 @@ int main(int argc, char **argv)
 			base = (enum cprof_base)parsed;
 			break;
 		default:
-			cprof_bad_option(opt, argv);
+			cprof_bad_option(opt, argv, options);
 		}
 	}
 	argc -= optind;

@@ -67,7 +67,7 @@ int main(int argc, char **argv)
 			folded = true;
 			break;
 		default:
-			cprof_bad_option(opt, argv);
+			cprof_bad_option(opt, argv, options);
 		}
 	}
 	argc -= optind;

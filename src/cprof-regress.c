@@ -399,7 +399,7 @@ int main(int argc, char **argv)
 		    cprof_compare_option(opt, optarg, &settings.k, &settings.keys) ||
 		    own_option(opt, optarg, &settings))
 			continue;
-		cprof_bad_option(opt, argv);
+		cprof_bad_option(opt, argv, options);
 	}
 	argc -= optind;
 	argv += optind;

@@ -44,7 +44,7 @@ int main(int argc, char **argv)
 			usage();
 			break;
 		default:
-			cprof_bad_option(opt, argv);
+			cprof_bad_option(opt, argv, options);
 		}
 	}
 	argc -= optind;

@@ -13,6 +13,7 @@
 #ifndef CPROF_H
 #define CPROF_H
 
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -83,10 +84,11 @@ bool cprof_parse_u64(const char *s, uint64_t *out);
 /* Parses a whole finite floating-point number; false otherwise. */
 bool cprof_parse_double(const char *s, double *out);
 
-/* Dies with one line for the option getopt_long refused at argv[optind - 1]
- * (called with opterr = 0 and an optstring starting with ':'): `opt` is
- * what getopt_long returned, ':' for a missing argument, else '?'. */
-void cprof_bad_option(int opt, char *const *argv) __attribute__((noreturn));
+/* Dies with one line for the option getopt_long refused (called with
+ * opterr = 0 and an optstring starting with ':'): `opt` is what getopt_long
+ * returned, ':' for a missing argument, else '?'; `longopts` its table. */
+void cprof_bad_option(int opt, char *const *argv, const struct option *longopts)
+	__attribute__((noreturn));
 
 /* Parses the argument of a numeric option or dies naming the option. */
 uint64_t cprof_option_u64(const char *option, const char *arg);

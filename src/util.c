@@ -155,19 +155,37 @@ bool cprof_output_option(int opt, bool *compact, bool *text)
 	}
 }
 
-void cprof_bad_option(int opt, char *const *argv)
+/* Whether the long option word (e.g. "--compact=x") names one of
+ * `longopts` that takes no argument and stands for `val`: the only way
+ * getopt_long can refuse a long option with a nonzero optopt. */
+static bool long_given_argument(const char *word, const struct option *longopts, int val)
 {
+	size_t len = strcspn(word + 2, "=");
+
+	if (strncmp(word, "--", 2) != 0 || word[2 + len] != '=')
+		return false;
+	for (; longopts && longopts->name; longopts++)
+		if (longopts->val == val && longopts->has_arg == no_argument &&
+		    strncmp(longopts->name, word + 2, len) == 0)
+			return true;
+	return false;
+}
+
+void cprof_bad_option(int opt, char *const *argv, const struct option *longopts)
+{
+	/* The word getopt_long finished with; not the refused one when an
+	 * unknown short option is inside a cluster ("-xc"), so it is looked
+	 * at only where it must be the refused one. */
 	const char *word = argv[optind - 1];
 	int len = (int)strcspn(word, "=");
-	bool is_long = strncmp(word, "--", 2) == 0;
 
-	if (opt == ':' && is_long)
+	if (opt == ':' && strncmp(word, "--", 2) == 0)
 		cprof_die("option '%.*s' needs an argument (see --help)", len, word);
 	if (opt == ':')
 		cprof_die("option '-%c' needs an argument (see --help)", optopt);
 	if (optopt == 0)
 		cprof_die("unknown or ambiguous option '%.*s' (see --help)", len, word);
-	if (is_long)
+	if (long_given_argument(word, longopts, optopt))
 		cprof_die("option '%.*s' takes no argument (see --help)", len, word);
 	cprof_die("unknown option '-%c' (see --help)", optopt);
 }
