@@ -149,12 +149,12 @@ int main(int argc, char **argv)
 		json_t *profiles = json_array();
 
 		if (!profiles)
-			cprof_die("out of memory");
+			cprof_die_oom();
 		for (i = 0; i < count; i++)
 			if (json_array_append_new(profiles,
 						  cprof_json_entropy(results[i].source, by, base,
 								     &results[i].entropy, false)) != 0)
-				cprof_die("out of memory");
+				cprof_die_oom();
 		cprof_json_print(cprof_json_entropy_many(by, base, profiles, &stability), compact);
 	}
 	free(se);

@@ -187,7 +187,7 @@ static double baseline_noise(const struct baselines *base, const struct settings
 static void set(json_t *object, const char *name, json_t *value)
 {
 	if (!value || json_object_set_new(object, name, value) != 0)
-		cprof_die("out of memory");
+		cprof_die_oom();
 }
 
 /* A key of the report. */

@@ -61,7 +61,17 @@ void cprof_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noretu
 void cprof_die_input(const char *source, const struct cprof_error *err)
 	__attribute__((noreturn));
 
-/* Allocation that dies on exhaustion; the caller frees with free(). */
+/* Names the input being read in a message about running out of memory
+ * (NULL: none); not copied. */
+void cprof_set_context(const char *input);
+
+/* Prints "PROG: INPUT: out of memory" with nothing but the stack and ends
+ * the program with EXIT_TROUBLE, leaving standard output unflushed.  Every
+ * allocation failure ends here: cprof's own, jansson's, GLib's, libdw's. */
+void cprof_die_oom(void) __attribute__((noreturn));
+
+/* Allocation that dies on exhaustion (cprof_die_oom); the caller frees with
+ * free(). */
 void *cprof_xmalloc(size_t size);
 void *cprof_xcalloc(size_t count, size_t size);
 void *cprof_xrealloc(void *ptr, size_t size);

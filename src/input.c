@@ -18,6 +18,7 @@ int cprof_input_open(struct cprof_input *in, const char *name, struct cprof_erro
 
 	memset(in, 0, sizeof(*in));
 	in->name = name;
+	cprof_set_context(name);
 	in->fd = -1;
 	if (strcmp(name, "-") == 0) {
 		in->fd = STDIN_FILENO;

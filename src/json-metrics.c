@@ -11,7 +11,7 @@
 static void set(json_t *object, const char *name, json_t *value)
 {
 	if (!value || json_object_set_new(object, name, value) != 0)
-		cprof_die("out of memory");
+		cprof_die_oom();
 }
 
 static json_t *new_object(void)
@@ -19,7 +19,7 @@ static json_t *new_object(void)
 	json_t *object = json_object();
 
 	if (!object)
-		cprof_die("out of memory");
+		cprof_die_oom();
 	return object;
 }
 
@@ -112,14 +112,14 @@ static json_t *new_array(void)
 	json_t *array = json_array();
 
 	if (!array)
-		cprof_die("out of memory");
+		cprof_die_oom();
 	return array;
 }
 
 static void append(json_t *array, json_t *value)
 {
 	if (!value || json_array_append_new(array, value) != 0)
-		cprof_die("out of memory");
+		cprof_die_oom();
 }
 
 /* One compared key, with its significance when there is any. */

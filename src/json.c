@@ -20,7 +20,7 @@ json_t *cprof_json_string(const char *s)
 static void set(json_t *object, const char *name, json_t *value)
 {
 	if (!value || json_object_set_new(object, name, value) != 0)
-		cprof_die("out of memory");
+		cprof_die_oom();
 }
 
 json_t *cprof_json_flat(struct cprof_dist *dist, size_t top)
@@ -30,7 +30,7 @@ json_t *cprof_json_flat(struct cprof_dist *dist, size_t top)
 	size_t n = dist->entries->len, i;
 
 	if (!root || !sources || !entries)
-		cprof_die("out of memory");
+		cprof_die_oom();
 	cprof_dist_sort(dist);
 	if (top > 0 && top < n)
 		n = top;
@@ -44,7 +44,7 @@ json_t *cprof_json_flat(struct cprof_dist *dist, size_t top)
 		set(item, "count", json_integer((json_int_t)entry->count));
 		set(item, "p", json_real(dist->total ? (double)entry->count / (double)dist->total : 0.0));
 		if (json_array_append_new(entries, item) != 0)
-			cprof_die("out of memory");
+			cprof_die_oom();
 		shown += entry->count;
 	}
 	set(root, "cprof", json_string("flat"));

@@ -594,13 +594,13 @@ static double utilization(const struct cprof_sched *sched, int i, double used)
 static void set(json_t *object, const char *name, json_t *value)
 {
 	if (!value || json_object_set_new(object, name, value) != 0)
-		cprof_die("out of memory");
+		cprof_die_oom();
 }
 
 static void append(json_t *array, json_t *value)
 {
 	if (!value || json_array_append_new(array, value) != 0)
-		cprof_die("out of memory");
+		cprof_die_oom();
 }
 
 /* A capacity as given: a whole number when it is one. */
@@ -627,7 +627,7 @@ json_t *cprof_sched_json(const struct cprof_sched *sched)
 	assignment = json_array();
 	platforms = json_array();
 	if (!assignment || !platforms)
-		cprof_die("out of memory");
+		cprof_die_oom();
 	for (i = 0; i < sched->num_platforms; i++) {
 		const struct platform *platform = &sched->platforms[i];
 		double used = platform_used(sched, i);

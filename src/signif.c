@@ -730,7 +730,7 @@ static void bootstrap_null(const struct cprof_pair *pairs, size_t n, unsigned in
 	size_t r, i;
 
 	if (!rng)
-		cprof_die("out of memory");
+		cprof_die_oom();
 	gsl_rng_set(rng, NULL_SEED);
 	pool_init(&pool, pairs, n, k, n_a < n_b ? n_a : n_b);
 	if (replicates == 0)

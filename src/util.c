@@ -2,15 +2,85 @@
 #include "config.h"
 
 #include <errno.h>
+#include <error.h>
 #include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <glib.h>
 
 #include "cprof.h"
 
 const char *cprof_progname = "cprof";
+
+/* The input being read, for a message about running out of memory. */
+static const char *context;
+
+void cprof_set_context(const char *input)
+{
+	context = input;
+}
+
+/* Writes to standard error with nothing but the stack: the heap may be
+ * gone. */
+static void write_stderr(const char *s)
+{
+	ssize_t ignored = write(STDERR_FILENO, s, strlen(s));
+
+	(void)ignored;
+}
+
+void cprof_die_oom(void)
+{
+	write_stderr(cprof_progname);
+	write_stderr(": ");
+	if (context) {
+		write_stderr(context);
+		write_stderr(": ");
+	}
+	write_stderr("out of memory\n");
+	/* _exit, not exit: nothing buffered for standard output may go out. */
+	_exit(EXIT_TROUBLE);
+}
+
+/* GLib ends the program on a failed g_malloc with g_error, a fatal log
+ * message of its own domain (g_mem_set_vtable is gone since 2.46), so its
+ * handler is where running out of memory inside GLib is caught. */
+static void glib_fatal(const gchar *domain, GLogLevelFlags level, const gchar *message,
+		       gpointer data)
+{
+	(void)domain, (void)level, (void)data;
+	if (message && strstr(message, "failed to allocate"))
+		cprof_die_oom();
+	write_stderr(cprof_progname);
+	write_stderr(": internal error in GLib: ");
+	write_stderr(message ? message : "?");
+	write_stderr("\n");
+	_exit(EXIT_TROUBLE);
+}
+
+/* elfutils' libdw ends the program with error(EXIT_FAILURE, ENOMEM,
+ * "libdw") when it cannot allocate, an exit status of 1 that would read as
+ * a verdict; error() calls this hook first, and it is the only error() call
+ * in the libraries cprof links. */
+static void libdw_fatal(void)
+{
+	cprof_die_oom();
+}
+
+/* For jansson: allocation that never returns NULL, so that no failure of
+ * jansson's can be an allocation failure in disguise. */
+static void *json_malloc(size_t size)
+{
+	void *p = malloc(size);
+
+	if (!p)
+		cprof_die_oom();
+	return p;
+}
 
 void cprof_set_progname(const char *argv0)
 {
@@ -19,6 +89,10 @@ void cprof_set_progname(const char *argv0)
 	/* A closed pipe then shows as EPIPE at cprof_finish_output: status 2,
 	 * no message, instead of a death by signal. */
 	signal(SIGPIPE, SIG_IGN);
+	g_log_set_handler("GLib", G_LOG_LEVEL_ERROR | G_LOG_FLAG_FATAL | G_LOG_FLAG_RECURSION,
+			  glib_fatal, NULL);
+	error_print_progname = libdw_fatal;
+	json_set_alloc_funcs(json_malloc, free);
 	if (argv0 && *argv0)
 		cprof_progname = slash ? slash + 1 : argv0;
 }
@@ -78,7 +152,7 @@ void *cprof_xmalloc(size_t size)
 	void *p = malloc(size ? size : 1);
 
 	if (!p)
-		cprof_die("out of memory");
+		cprof_die_oom();
 	return p;
 }
 
@@ -87,7 +161,7 @@ void *cprof_xcalloc(size_t count, size_t size)
 	void *p = calloc(count ? count : 1, size ? size : 1);
 
 	if (!p)
-		cprof_die("out of memory");
+		cprof_die_oom();
 	return p;
 }
 
@@ -96,7 +170,7 @@ void *cprof_xrealloc(void *ptr, size_t size)
 	void *p = realloc(ptr, size ? size : 1);
 
 	if (!p)
-		cprof_die("out of memory");
+		cprof_die_oom();
 	return p;
 }
 
@@ -105,7 +179,7 @@ char *cprof_xstrdup(const char *s)
 	char *p = strdup(s);
 
 	if (!p)
-		cprof_die("out of memory");
+		cprof_die_oom();
 	return p;
 }
 
