@@ -142,6 +142,7 @@ int main(int argc, char **argv)
 	int opt, status;
 
 	cprof_set_progname(argv[0]);
+	cprof_set_libraries(CPROF_READ_LIBRARIES " " CPROF_METRICS_LIBRARIES);
 	cprof_loader_init(&loader);
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":chk:tV", options, NULL)) != -1) {

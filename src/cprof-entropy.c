@@ -83,6 +83,7 @@ int main(int argc, char **argv)
 	int opt, i, count, parsed;
 
 	cprof_set_progname(argv[0]);
+	cprof_set_libraries(CPROF_READ_LIBRARIES " " CPROF_METRICS_LIBRARIES);
 	cprof_loader_init(&loader);
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":chtV", options, NULL)) != -1) {

@@ -48,6 +48,7 @@ int main(int argc, char **argv)
 	int opt, i, count;
 
 	cprof_set_progname(argv[0]);
+	cprof_set_libraries(CPROF_READ_LIBRARIES);
 	cprof_loader_init(&loader);
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":chn:tV", options, NULL)) != -1) {

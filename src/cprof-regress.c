@@ -385,6 +385,7 @@ int main(int argc, char **argv)
 	int opt;
 
 	cprof_set_progname(argv[0]);
+	cprof_set_libraries(CPROF_READ_LIBRARIES " " CPROF_METRICS_LIBRARIES);
 	cprof_loader_init(&loader);
 	memset(&check, 0, sizeof(check));
 	opterr = 0;

@@ -35,6 +35,7 @@ int main(int argc, char **argv)
 	int opt;
 
 	cprof_set_progname(argv[0]);
+	cprof_set_libraries("CLP");
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":chtV", options, NULL)) != -1) {
 		if (cprof_output_option(opt, &compact, &text))

@@ -28,6 +28,9 @@ enum { EXIT_OK = 0, EXIT_VERDICT = 1, EXIT_TROUBLE = 2 };
 
 #define CPROF_SCHEMA_VERSION 1
 
+/* What the readers link beyond GLib and jansson, for cprof_set_libraries. */
+#define CPROF_READ_LIBRARIES "elfutils xxHash"
+
 /* util.c */
 
 /* An error found while reading or computing: the first one wins.  `text`
@@ -108,7 +111,12 @@ double cprof_option_double(const char *option, const char *arg);
  * message when writing failed (a closed pipe is not worth a message). */
 int cprof_finish_output(int status);
 
-/* Prints "PROG (cprof) VERSION" and exits 0. */
+/* Names the libraries, beyond GLib and jansson, that --version lists for
+ * this program ("elfutils xxHash GSL"); not copied. */
+void cprof_set_libraries(const char *names);
+
+/* Prints "PROG (cprof) VERSION", then "LIBRARY VERSION" for each library
+ * the program is built with, and exits 0. */
 void cprof_print_version(void) __attribute__((noreturn));
 
 /* Returns a newly allocated copy of `s` (of `len` bytes) that is valid

@@ -10,6 +10,9 @@
 #ifndef CPROF_STATS_H
 #define CPROF_STATS_H
 
+/* What the metrics link, for cprof_set_libraries. */
+#define CPROF_METRICS_LIBRARIES "GSL"
+
 #include "cprof.h"
 #include "signif.h"
 

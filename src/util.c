@@ -292,9 +292,54 @@ int cprof_finish_output(int status)
 	return status;
 }
 
+/* The libraries a program can be built with, and their versions as
+ * configure found them. */
+static const struct {
+	const char *name;
+	const char *version;
+} libraries[] = {
+	{ "GLib", CPROF_GLIB_VERSION },
+	{ "jansson", CPROF_JANSSON_VERSION },
+	{ "elfutils", CPROF_LIBDW_VERSION },
+	{ "xxHash", CPROF_XXHASH_VERSION },
+	{ "GSL", CPROF_GSL_VERSION },
+	{ "CLP", CPROF_CLP_VERSION },
+};
+
+/* The libraries this program names in --version beyond GLib and jansson. */
+static const char *program_libraries = "";
+
+void cprof_set_libraries(const char *names)
+{
+	program_libraries = names;
+}
+
+static void print_library(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(libraries) / sizeof(libraries[0]); i++)
+		if (strlen(libraries[i].name) == len && strncmp(libraries[i].name, name, len) == 0) {
+			printf("%s %s\n", libraries[i].name, libraries[i].version);
+			return;
+		}
+	printf("%.*s (version unknown)\n", (int)len, name);
+}
+
 void cprof_print_version(void)
 {
+	const char *name = program_libraries;
+	size_t len;
+
 	printf("%s (%s) %s\n", cprof_progname, PACKAGE_NAME, PACKAGE_VERSION);
+	print_library("GLib", 4);
+	print_library("jansson", 7);
+	while (*name) {
+		len = strcspn(name, " ");
+		if (len > 0)
+			print_library(name, len);
+		name += len + (name[len] == ' ');
+	}
 	exit(cprof_finish_output(EXIT_OK));
 }
 
