@@ -405,8 +405,8 @@ int main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	if (argc != 2)
-		cprof_die("a baseline directory and a candidate needed, not %d operands (see --help)",
-			  argc);
+		cprof_die("a baseline directory and a candidate needed, not %d operand%s (see --help)",
+			  argc, argc == 1 ? "" : "s");
 	check.dir = argv[0];
 	check.candidate = argv[1];
 	run_check(&check, &loader, &settings);
