@@ -12,11 +12,11 @@
 #include "stats.h"
 #include "svg.h"
 
-enum { OPT_FAIL_ABOVE = 512, OPT_FAIL_DIFFERENT, OPT_SVG };
+enum { OPT_FAIL_ABOVE = 512, OPT_FAIL_DIFFERENT, OPT_FOLDED, OPT_SVG };
 
 static void usage(void)
 {
-	printf("usage: %s [-chtV] [--svg] [-k N] [--keys union|a] [--alpha A]\n"
+	printf("usage: %s [-chtV] [--svg | --folded] [-k N] [--keys union|a] [--alpha A]\n"
 	       "       [--min-effect E] [--dispersion PHI] [--fail-different] [--fail-above T]\n"
 	       "       [--by=KEY] [--cum] [--no-symbolize] [--no-inline] [--symbols DIR]\n"
 	       "       [--binary FILE] A B\n"
@@ -31,7 +31,7 @@ static void usage(void)
 	       CPROF_LOAD_BY_HELP
 	       "  --cum           count each key once in every sample holding it\n"
 	       "  -c, --compact   JSON on one line;  -t, --text  a table instead of JSON\n"
-	       "  --svg           an SVG chart of the compared keys instead of JSON\n"
+	       "  --svg           an SVG chart;  --folded  KEY COUNT_A COUNT_B lines, every key\n"
 	       CPROF_LOAD_SYMBOL_HELP
 	       "  -h, --help      this help;  -V, --version  the version\n",
 	       cprof_progname);
@@ -106,6 +106,45 @@ static void print_text(const char *const sources[2], const struct cprof_dist *a,
 		       j->options.min_effect);
 }
 
+/* Orders key pointers bytewise, for g_ptr_array_sort. */
+static gint compare_keys(gconstpointer x, gconstpointer y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* Prints "KEY COUNT_A COUNT_B" for every key with samples in A or B, in
+ * bytewise key order: the differential input of flamegraph.pl.  Every
+ * key, whatever -k says. */
+static void print_folded(const struct cprof_dist *a, const struct cprof_dist *b)
+{
+	GPtrArray *keys = g_ptr_array_new();
+	guint i;
+
+	for (i = 0; i < a->entries->len; i++) {
+		const struct cprof_entry *entry = g_ptr_array_index(a->entries, i);
+
+		if (entry->count > 0)
+			g_ptr_array_add(keys, entry->key);
+	}
+	for (i = 0; i < b->entries->len; i++) {
+		const struct cprof_entry *entry = g_ptr_array_index(b->entries, i);
+		const struct cprof_entry *in_a = cprof_dist_find(a, entry->key);
+
+		if (entry->count > 0 && (!in_a || in_a->count == 0))
+			g_ptr_array_add(keys, entry->key);
+	}
+	g_ptr_array_sort(keys, compare_keys);
+	for (i = 0; i < keys->len; i++) {
+		const char *key = g_ptr_array_index(keys, i);
+		const struct cprof_entry *in_a = cprof_dist_find(a, key);
+		const struct cprof_entry *in_b = cprof_dist_find(b, key);
+
+		printf("%s %" PRIu64 " %" PRIu64 "\n", key, in_a ? in_a->count : 0,
+		       in_b ? in_b->count : 0);
+	}
+	g_ptr_array_free(keys, TRUE);
+}
+
 /* Draws the compared keys as an SVG chart (svg.c), with their intervals
  * and marks when the difference was tested. */
 static void print_svg(const char *const sources[2], const struct cprof_dist *a,
@@ -162,9 +201,9 @@ static void print_svg(const char *const sources[2], const struct cprof_dist *a,
 }
 
 /* The output modes exclude each other: dies naming the first two given. */
-static void check_output(bool compact, bool text, bool svg)
+static void check_output(bool compact, bool text, bool svg, bool folded)
 {
-	const char *given[3];
+	const char *given[4];
 	size_t n = 0;
 
 	if (compact)
@@ -173,6 +212,8 @@ static void check_output(bool compact, bool text, bool svg)
 		given[n++] = "--text";
 	if (svg)
 		given[n++] = "--svg";
+	if (folded)
+		given[n++] = "--folded";
 	if (n > 1)
 		cprof_die("%s and %s exclude each other (see --help)", given[0], given[1]);
 }
@@ -196,6 +237,7 @@ int main(int argc, char **argv)
 		{ "dispersion", required_argument, NULL, CPROF_OPT_DISPERSION },
 		{ "fail-above", required_argument, NULL, OPT_FAIL_ABOVE },
 		{ "fail-different", no_argument, NULL, OPT_FAIL_DIFFERENT },
+		{ "folded", no_argument, NULL, OPT_FOLDED },
 		{ "help", no_argument, NULL, 'h' },
 		{ "svg", no_argument, NULL, OPT_SVG },
 		CPROF_COMPARE_LONG_OPTIONS,
@@ -203,13 +245,13 @@ int main(int argc, char **argv)
 	};
 	struct cprof_loader loader;
 	struct cprof_dist *a = NULL, *b = NULL;
-	struct cprof_diff *diff;
+	struct cprof_diff *diff, *shown;
 	struct cprof_judgement *judgement;
 	struct cprof_signif_options signif = CPROF_SIGNIF_DEFAULTS;
 	const char *sources[2];
 	const double *entropy_a, *entropy_b;
 	enum cprof_keys keys = CPROF_KEYS_UNION;
-	bool compact = false, text = false, svg = false, fail = false;
+	bool compact = false, text = false, svg = false, folded = false, fail = false;
 	bool fail_different = false;
 	double fail_above = 0.0, entropy_values[2];
 	size_t k = 10;
@@ -231,6 +273,9 @@ int main(int argc, char **argv)
 		case OPT_FAIL_DIFFERENT:
 			fail_different = true;
 			break;
+		case OPT_FOLDED:
+			folded = true;
+			break;
 		case OPT_SVG:
 			svg = true;
 			break;
@@ -246,7 +291,7 @@ int main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
-	check_output(compact, text, svg);
+	check_output(compact, text, svg, folded);
 	if (argc != 2)
 		cprof_die("two inputs needed, A and B, not %d (see --help)", argc);
 	cprof_loader_check_operands((const char *const *)argv, argc);
@@ -274,16 +319,22 @@ int main(int argc, char **argv)
 			  "in many keys)");
 
 	diff = cprof_diff_compute(a, b, k, keys);
+	/* --folded prints every key: its warnings are of every key, while
+	 * --fail-above still judges the distance of the top k. */
+	shown = folded ? cprof_diff_compute(a, b, 0, CPROF_KEYS_UNION) : diff;
 	entropy_a = cprof_entropy_bits(a, &entropy_values[0]);
 	entropy_b = cprof_entropy_bits(b, &entropy_values[1]);
-	warn_unknown(sources[0], a, diff->unknown_a);
-	warn_unknown(sources[1], b, diff->unknown_b);
-	judgement = cprof_judge(a, b, diff, k, keys, &signif);
+	warn_unknown(sources[0], a, shown->unknown_a);
+	warn_unknown(sources[1], b, shown->unknown_b);
+	judgement = cprof_judge(a, b, shown, folded ? 0 : k, folded ? CPROF_KEYS_UNION : keys,
+				&signif);
 	cprof_warnings_print(&judgement->warnings);
 	if (text)
 		print_text(sources, a, b, k, keys, diff, entropy_a, entropy_b, judgement);
 	else if (svg)
 		print_svg(sources, a, b, k, keys, diff, judgement);
+	else if (folded)
+		print_folded(a, b);
 	else
 		cprof_json_print(cprof_json_diff(sources[0], sources[1], a->by, k, keys,
 						 diff, a->total, b->total, entropy_a, entropy_b,
@@ -293,6 +344,8 @@ int main(int argc, char **argv)
 	if (fail_different && judgement->signif->different)
 		status = EXIT_VERDICT;
 	cprof_judgement_free(judgement);
+	if (shown != diff)
+		cprof_diff_free(shown);
 	cprof_diff_free(diff);
 	cprof_dist_free(a);
 	cprof_dist_free(b);
