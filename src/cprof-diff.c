@@ -10,27 +10,28 @@
 
 #include "load.h"
 #include "stats.h"
+#include "svg.h"
 
-enum { OPT_FAIL_ABOVE = 512, OPT_FAIL_DIFFERENT };
+enum { OPT_FAIL_ABOVE = 512, OPT_FAIL_DIFFERENT, OPT_FOLDED, OPT_SVG };
 
 static void usage(void)
 {
-	printf("usage: %s [-chtV] [-k N] [--keys union|a] [--alpha A] [--min-effect E]\n"
-	       "       [--dispersion PHI] [--fail-different] [--fail-above T] [--by=KEY] [--cum]\n"
-	       "       [--no-symbolize] [--no-inline] [--symbols DIR] [--binary FILE] A B\n"
+	printf("usage: %s [-chtV] [--svg | --folded] [-k N] [--keys union|a] [--alpha A]\n"
+	       "       [--min-effect E] [--dispersion PHI] [--fail-different] [--fail-above T]\n"
+	       "       [--by=KEY] [--cum] [--no-symbolize] [--no-inline] [--symbols DIR]\n"
+	       "       [--binary FILE] A B\n"
 	       "Print the Manhattan distance of the top-k entries of two profiles, and\n"
 	       "whether they differ by more than sampling explains.\n"
 	       "  -k N            compare the top N keys (default 10; 0: every key)\n"
 	       "  --keys K        union (the top N of A and of B, the default) or a\n"
 	       CPROF_SIGNIF_HELP
-	       "  --dispersion PHI  how many times multinomial sampling the shares vary\n"
-	       "                  (default 1)\n"
+	       "  --dispersion PHI  the shares vary PHI times as much as sampling (default 1)\n"
 	       "  --fail-different  exit 1 when the verdict is different\n"
 	       "  --fail-above T  exit 1 when the distance is above T\n"
 	       CPROF_LOAD_BY_HELP
 	       "  --cum           count each key once in every sample holding it\n"
-	       "  -c, --compact   JSON on one line\n"
-	       "  -t, --text      an aligned table instead of JSON\n"
+	       "  -c, --compact   JSON on one line;  -t, --text  a table instead of JSON\n"
+	       "  --svg           an SVG chart;  --folded  KEY COUNT_A COUNT_B lines, every key\n"
 	       CPROF_LOAD_SYMBOL_HELP
 	       "  -h, --help      this help;  -V, --version  the version\n",
 	       cprof_progname);
@@ -105,6 +106,118 @@ static void print_text(const char *const sources[2], const struct cprof_dist *a,
 		       j->options.min_effect);
 }
 
+/* Orders key pointers bytewise, for g_ptr_array_sort. */
+static gint compare_keys(gconstpointer x, gconstpointer y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* Prints "KEY COUNT_A COUNT_B" for every key with samples in A or B, in
+ * bytewise key order: the differential input of flamegraph.pl.  Every
+ * key, whatever -k says. */
+static void print_folded(const struct cprof_dist *a, const struct cprof_dist *b)
+{
+	GPtrArray *keys = g_ptr_array_new();
+	guint i;
+
+	for (i = 0; i < a->entries->len; i++) {
+		const struct cprof_entry *entry = g_ptr_array_index(a->entries, i);
+
+		if (entry->count > 0)
+			g_ptr_array_add(keys, entry->key);
+	}
+	for (i = 0; i < b->entries->len; i++) {
+		const struct cprof_entry *entry = g_ptr_array_index(b->entries, i);
+		const struct cprof_entry *in_a = cprof_dist_find(a, entry->key);
+
+		if (entry->count > 0 && (!in_a || in_a->count == 0))
+			g_ptr_array_add(keys, entry->key);
+	}
+	g_ptr_array_sort(keys, compare_keys);
+	for (i = 0; i < keys->len; i++) {
+		const char *key = g_ptr_array_index(keys, i);
+		const struct cprof_entry *in_a = cprof_dist_find(a, key);
+		const struct cprof_entry *in_b = cprof_dist_find(b, key);
+
+		printf("%s %" PRIu64 " %" PRIu64 "\n", key, in_a ? in_a->count : 0,
+		       in_b ? in_b->count : 0);
+	}
+	g_ptr_array_free(keys, TRUE);
+}
+
+/* Draws the compared keys as an SVG chart (svg.c), with their intervals
+ * and marks when the difference was tested. */
+static void print_svg(const char *const sources[2], const struct cprof_dist *a,
+		      const struct cprof_dist *b, size_t k, enum cprof_keys keys,
+		      const struct cprof_diff *diff, const struct cprof_judgement *j)
+{
+	struct cprof_svg_bar *bars = cprof_xcalloc(diff->count + 1, sizeof(*bars));
+	struct cprof_svg_diff svg;
+	size_t i;
+
+	for (i = 0; i < diff->count; i++) {
+		const struct cprof_diff_entry *e = &diff->entries[i];
+		const struct cprof_key_signif *key = cprof_judgement_key(j, e->key);
+
+		bars[i].key = e->key;
+		bars[i].count_a = e->count_a;
+		bars[i].count_b = e->count_b;
+		bars[i].p_a = e->p_a;
+		bars[i].p_b = e->p_b;
+		bars[i].delta = e->delta;
+		bars[i].tested = key && !isnan(key->ci_low);
+		bars[i].q_value = key ? key->q_value : NAN;
+		bars[i].ci_low = key ? key->ci_low : NAN;
+		bars[i].ci_high = key ? key->ci_high : NAN;
+		bars[i].significant = key && key->significant;
+	}
+	memset(&svg, 0, sizeof(svg));
+	svg.source_a = sources[0];
+	svg.source_b = sources[1];
+	svg.by = cprof_by_name(a->by);
+	svg.cum = a->cum;
+	svg.stacks = a->by == CPROF_BY_STACK;
+	svg.total_a = a->total;
+	svg.total_b = b->total;
+	svg.k = k;
+	svg.keys_a = keys == CPROF_KEYS_A;
+	svg.manhattan = diff->manhattan;
+	svg.tested = j->signif != NULL;
+	svg.alpha = j->options.alpha;
+	svg.min_effect = j->options.min_effect;
+	svg.dispersion = j->options.dispersion;
+	if (j->signif) {
+		svg.different = j->signif->different;
+		svg.keys = j->count;
+		svg.corrected = j->signif->corrected;
+		svg.significant = j->signif->significant;
+		svg.null_mean = j->null.mean;
+		svg.null_quantile = j->null.quantile;
+	}
+	svg.bars = bars;
+	svg.count = diff->count;
+	cprof_svg_diff(stdout, &svg);
+	free(bars);
+}
+
+/* The output modes exclude each other: dies naming the first two given. */
+static void check_output(bool compact, bool text, bool svg, bool folded)
+{
+	const char *given[4];
+	size_t n = 0;
+
+	if (compact)
+		given[n++] = "--compact";
+	if (text)
+		given[n++] = "--text";
+	if (svg)
+		given[n++] = "--svg";
+	if (folded)
+		given[n++] = "--folded";
+	if (n > 1)
+		cprof_die("%s and %s exclude each other (see --help)", given[0], given[1]);
+}
+
 /* Warns when compared keys are missing from a truncated flat. */
 static void warn_unknown(const char *source, const struct cprof_dist *dist, size_t unknown)
 {
@@ -124,19 +237,22 @@ int main(int argc, char **argv)
 		{ "dispersion", required_argument, NULL, CPROF_OPT_DISPERSION },
 		{ "fail-above", required_argument, NULL, OPT_FAIL_ABOVE },
 		{ "fail-different", no_argument, NULL, OPT_FAIL_DIFFERENT },
+		{ "folded", no_argument, NULL, OPT_FOLDED },
 		{ "help", no_argument, NULL, 'h' },
+		{ "svg", no_argument, NULL, OPT_SVG },
 		CPROF_COMPARE_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cprof_loader loader;
 	struct cprof_dist *a = NULL, *b = NULL;
-	struct cprof_diff *diff;
+	struct cprof_diff *diff, *shown;
 	struct cprof_judgement *judgement;
 	struct cprof_signif_options signif = CPROF_SIGNIF_DEFAULTS;
 	const char *sources[2];
 	const double *entropy_a, *entropy_b;
 	enum cprof_keys keys = CPROF_KEYS_UNION;
-	bool compact = false, text = false, fail = false, fail_different = false;
+	bool compact = false, text = false, svg = false, folded = false, fail = false;
+	bool fail_different = false;
 	double fail_above = 0.0, entropy_values[2];
 	size_t k = 10;
 	int opt, status;
@@ -158,6 +274,12 @@ int main(int argc, char **argv)
 		case OPT_FAIL_DIFFERENT:
 			fail_different = true;
 			break;
+		case OPT_FOLDED:
+			folded = true;
+			break;
+		case OPT_SVG:
+			svg = true;
+			break;
 		case OPT_FAIL_ABOVE:
 			fail_above = cprof_option_double("--fail-above", optarg);
 			if (fail_above < 0)
@@ -170,6 +292,7 @@ int main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
+	check_output(compact, text, svg, folded);
 	if (argc != 2)
 		cprof_die("two inputs needed, A and B, not %d (see --help)", argc);
 	cprof_loader_check_operands((const char *const *)argv, argc);
@@ -197,14 +320,22 @@ int main(int argc, char **argv)
 			  "in many keys)");
 
 	diff = cprof_diff_compute(a, b, k, keys);
+	/* --folded prints every key: its warnings are of every key, while
+	 * --fail-above still judges the distance of the top k. */
+	shown = folded ? cprof_diff_compute(a, b, 0, CPROF_KEYS_UNION) : diff;
 	entropy_a = cprof_entropy_bits(a, &entropy_values[0]);
 	entropy_b = cprof_entropy_bits(b, &entropy_values[1]);
-	warn_unknown(sources[0], a, diff->unknown_a);
-	warn_unknown(sources[1], b, diff->unknown_b);
-	judgement = cprof_judge(a, b, diff, k, keys, &signif);
+	warn_unknown(sources[0], a, shown->unknown_a);
+	warn_unknown(sources[1], b, shown->unknown_b);
+	judgement = cprof_judge(a, b, shown, folded ? 0 : k, folded ? CPROF_KEYS_UNION : keys,
+				&signif);
 	cprof_warnings_print(&judgement->warnings);
 	if (text)
 		print_text(sources, a, b, k, keys, diff, entropy_a, entropy_b, judgement);
+	else if (svg)
+		print_svg(sources, a, b, k, keys, diff, judgement);
+	else if (folded)
+		print_folded(a, b);
 	else
 		cprof_json_print(cprof_json_diff(sources[0], sources[1], a->by, k, keys,
 						 diff, a->total, b->total, entropy_a, entropy_b,
@@ -214,6 +345,8 @@ int main(int argc, char **argv)
 	if (fail_different && judgement->signif->different)
 		status = EXIT_VERDICT;
 	cprof_judgement_free(judgement);
+	if (shown != diff)
+		cprof_diff_free(shown);
 	cprof_diff_free(diff);
 	cprof_dist_free(a);
 	cprof_dist_free(b);

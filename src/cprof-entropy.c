@@ -9,18 +9,20 @@
 
 #include "load.h"
 #include "stats.h"
+#include "svg.h"
 
-enum { OPT_BASE = 512 };
+enum { OPT_BASE = 512, OPT_SVG };
 
 static void usage(void)
 {
-	printf("usage: %s [-chtV] [--base 2|e|10] [--by=KEY]\n"
+	printf("usage: %s [-chtV] [--svg] [--base 2|e|10] [--by=KEY]\n"
 	       "       [--no-symbolize] [--no-inline] [--symbols DIR] [--binary FILE] [FILE ...]\n"
 	       "Print the Shannon entropy of each profile, and its stability over several.\n"
 	       "  --base B        2 (bits, the default), e (nats) or 10 (hartleys)\n"
 	       CPROF_LOAD_BY_HELP
 	       "  -c, --compact   JSON on one line\n"
 	       "  -t, --text      an aligned table instead of JSON\n"
+	       "  --svg           an SVG chart of the entropies instead of JSON\n"
 	       CPROF_LOAD_SYMBOL_HELP
 	       "  -h, --help      this help;  -V, --version  the version\n",
 	       cprof_progname);
@@ -61,6 +63,53 @@ static void print_text(const struct result *results, size_t count, enum cprof_by
 		}
 }
 
+/* Draws the entropies as an SVG chart (svg.c). */
+static void print_svg(const struct result *results, size_t count, enum cprof_by by,
+		      enum cprof_base base, const struct cprof_stability *stability)
+{
+	struct cprof_svg_profile *profiles = cprof_xcalloc(count, sizeof(*profiles));
+	struct cprof_svg_entropy svg;
+	size_t i;
+
+	for (i = 0; i < count; i++) {
+		const struct cprof_entropy *e = &results[i].entropy;
+
+		profiles[i].source = results[i].source;
+		profiles[i].entropy = e->entropy;
+		profiles[i].entropy_mm = e->entropy_mm;
+		profiles[i].se = e->se;
+		profiles[i].total = e->total;
+		profiles[i].entries = e->entries;
+		profiles[i].lower_bound = e->lower_bound;
+	}
+	memset(&svg, 0, sizeof(svg));
+	svg.by = cprof_by_name(by);
+	svg.unit = cprof_base_unit(base);
+	svg.profiles = profiles;
+	svg.count = count;
+	if (stability) {
+		svg.has_stability = true;
+		svg.mean = stability->mean;
+		svg.sd = stability->sd;
+		svg.min = stability->min;
+		svg.max = stability->max;
+		svg.cv = stability->cv;
+		svg.sampling_sd = stability->sampling_sd;
+	}
+	cprof_svg_entropy(stdout, &svg);
+	free(profiles);
+}
+
+/* The output modes exclude each other. */
+static void check_output(bool compact, bool text, bool svg)
+{
+	if (compact && (text || svg))
+		cprof_die("--compact and %s exclude each other (see --help)",
+			  text ? "--text" : "--svg");
+	if (text && svg)
+		cprof_die("--text and --svg exclude each other (see --help)");
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option options[] = {
@@ -69,6 +118,7 @@ int main(int argc, char **argv)
 		{ "base", required_argument, NULL, OPT_BASE },
 		CPROF_OUTPUT_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
+		{ "svg", no_argument, NULL, OPT_SVG },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const stdin_only[] = { "-" };
@@ -78,7 +128,7 @@ int main(int argc, char **argv)
 	const char *const *inputs;
 	enum cprof_base base = CPROF_BASE_2;
 	enum cprof_by by = CPROF_BY_FUNCTION;
-	bool compact = false, text = false;
+	bool compact = false, text = false, svg = false;
 	double *values, *se;
 	int opt, i, count, parsed;
 
@@ -96,6 +146,9 @@ int main(int argc, char **argv)
 		case 'h':
 			usage();
 			break;
+		case OPT_SVG:
+			svg = true;
+			break;
 		case OPT_BASE:
 			parsed = cprof_base_parse(optarg);
 			if (parsed < 0)
@@ -108,6 +161,7 @@ int main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
+	check_output(compact, text, svg);
 
 	inputs = argc > 0 ? (const char *const *)argv : stdin_only;
 	count = argc > 0 ? argc : 1;
@@ -142,6 +196,8 @@ int main(int argc, char **argv)
 		cprof_stability_compute(values, se, (size_t)count, &stability);
 	if (text) {
 		print_text(results, (size_t)count, by, base, count > 1 ? &stability : NULL);
+	} else if (svg) {
+		print_svg(results, (size_t)count, by, base, count > 1 ? &stability : NULL);
 	} else if (count == 1) {
 		cprof_json_print(cprof_json_entropy(results[0].source, by, base, &results[0].entropy,
 						    true),

@@ -1,0 +1,781 @@
+/* svg.c: the pictures of cprof-diff --svg and cprof-entropy --svg, SVG
+ * written as text.  Text widths are estimated, not measured (there is no
+ * font here): 0.6 em a column, which fits the usual monospace fonts and
+ * errs wide for proportional ones; a wide character (CJK) is two columns,
+ * a combining one none. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cprof.h"
+#include "svg.h"
+
+enum {
+	FONT = 12,             /* names, values, ticks, legend */
+	TITLE_FONT = 14,       /* the first line of the title */
+	MARGIN = 16,
+	ROW = 20,              /* the height of a row */
+	BAR = 12,              /* the height of a bar */
+	CHART = 560,           /* the width of the plot area */
+	NAME_CAP = 60,         /* columns of a name before it is cut */
+	SOURCE_CAP = 48,       /* columns of a file name in a title */
+	WIDTH_CAP = 1600,      /* the widest picture: longer lines are cut */
+};
+
+#define COLUMN (0.6 * FONT)
+#define TITLE_COLUMN (0.62 * TITLE_FONT)
+#define MONO "DejaVu Sans Mono, Menlo, Consolas, monospace"
+#define SANS "DejaVu Sans, Helvetica, Arial, sans-serif"
+
+/* Gained, lost: strong when significant (or with no tests at all), pale
+ * when not. */
+#define GAIN "#c0392b"
+#define GAIN_PALE "#efaaa2"
+#define LOSS "#2166ac"
+#define LOSS_PALE "#a9c9e8"
+#define INK "#222222"
+
+/* A string as code points, each invalid UTF-8 byte and each character XML
+ * cannot hold (or that would not show: controls) replaced by U+FFFD. */
+struct text {
+	uint32_t *cp;
+	size_t len;
+};
+
+/* Decodes one UTF-8 sequence at p (avail bytes); its length, or 0 when it
+ * is not a valid one (overlong, a surrogate, past U+10FFFF, cut short). */
+static size_t decode_one(const unsigned char *p, size_t avail, uint32_t *out)
+{
+	static const uint32_t least[] = { 0, 0, 0x80, 0x800, 0x10000 };
+	size_t n, i;
+	uint32_t c;
+
+	if (p[0] < 0x80) {
+		*out = p[0];
+		return 1;
+	}
+	if ((p[0] & 0xe0) == 0xc0) {
+		n = 2;
+		c = p[0] & 0x1f;
+	} else if ((p[0] & 0xf0) == 0xe0) {
+		n = 3;
+		c = p[0] & 0x0f;
+	} else if ((p[0] & 0xf8) == 0xf0) {
+		n = 4;
+		c = p[0] & 0x07;
+	} else {
+		return 0;
+	}
+	if (n > avail)
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		c = (c << 6) | (p[i] & 0x3f);
+	}
+	if (c < least[n] || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	*out = c;
+	return n;
+}
+
+/* Whether a character may stand in a name as it is: XML 1.0 holds it, and
+ * it is no control character (a tab or a newline would break the line). */
+static bool shown(uint32_t c)
+{
+	return c >= 0x20 && !(c >= 0x7f && c <= 0x9f) && c != 0xfffe && c != 0xffff;
+}
+
+static void text_decode(const char *s, struct text *t)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t len = strlen(s), i = 0, n;
+	uint32_t c;
+
+	t->cp = cprof_xcalloc(len + 1, sizeof(*t->cp));
+	t->len = 0;
+	while (i < len) {
+		n = decode_one(p + i, len - i, &c);
+		if (n == 0) {
+			c = 0xfffd;
+			n = 1;
+		}
+		t->cp[t->len++] = shown(c) ? c : 0xfffd;
+		i += n;
+	}
+}
+
+/* The columns a character takes in a monospace font. */
+static size_t columns_of(uint32_t c)
+{
+	if ((c >= 0x300 && c <= 0x36f) || (c >= 0x200b && c <= 0x200f))
+		return 0;
+	if ((c >= 0x1100 && c <= 0x115f) || (c >= 0x2e80 && c <= 0xa4cf && c != 0x303f) ||
+	    (c >= 0xac00 && c <= 0xd7a3) || (c >= 0xf900 && c <= 0xfaff) ||
+	    (c >= 0xfe30 && c <= 0xfe4f) || (c >= 0xff00 && c <= 0xff60) ||
+	    (c >= 0xffe0 && c <= 0xffe6) || (c >= 0x1f300 && c <= 0x1f64f) ||
+	    (c >= 0x1f900 && c <= 0x1f9ff) || (c >= 0x20000 && c <= 0x3fffd))
+		return 2;
+	return 1;
+}
+
+static size_t text_columns(const uint32_t *cp, size_t len)
+{
+	size_t i, sum = 0;
+
+	for (i = 0; i < len; i++)
+		sum += columns_of(cp[i]);
+	return sum;
+}
+
+/* The columns of a UTF-8 string as it will be drawn. */
+static size_t columns(const char *s)
+{
+	struct text t;
+	size_t n;
+
+	text_decode(s, &t);
+	n = text_columns(t.cp, t.len);
+	free(t.cp);
+	return n;
+}
+
+/* Writes one character as UTF-8, unescaped. */
+static void put_utf8(FILE *out, uint32_t c)
+{
+	if (c < 0x80) {
+		putc((int)c, out);
+	} else if (c < 0x800) {
+		putc((int)(0xc0 | (c >> 6)), out);
+		putc((int)(0x80 | (c & 0x3f)), out);
+	} else if (c < 0x10000) {
+		putc((int)(0xe0 | (c >> 12)), out);
+		putc((int)(0x80 | ((c >> 6) & 0x3f)), out);
+		putc((int)(0x80 | (c & 0x3f)), out);
+	} else {
+		putc((int)(0xf0 | (c >> 18)), out);
+		putc((int)(0x80 | ((c >> 12) & 0x3f)), out);
+		putc((int)(0x80 | ((c >> 6) & 0x3f)), out);
+		putc((int)(0x80 | (c & 0x3f)), out);
+	}
+}
+
+/* Writes one character escaped for XML text and attribute values. */
+static void put_char(FILE *out, uint32_t c)
+{
+	switch (c) {
+	case '&':
+		fputs("&amp;", out);
+		break;
+	case '<':
+		fputs("&lt;", out);
+		break;
+	case '>':
+		fputs("&gt;", out);
+		break;
+	case '"':
+		fputs("&quot;", out);
+		break;
+	case '\'':
+		fputs("&apos;", out);
+		break;
+	default:
+		put_utf8(out, c);
+	}
+}
+
+static void put_chars(FILE *out, const uint32_t *cp, size_t len, bool escape)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		(escape ? put_char : put_utf8)(out, cp[i]);
+}
+
+/* Writes `s` escaped, as text or an attribute value. */
+static void put_escaped(FILE *out, const char *s)
+{
+	struct text t;
+
+	text_decode(s, &t);
+	put_chars(out, t.cp, t.len, true);
+	free(t.cp);
+}
+
+#define ELLIPSIS 0x2026
+
+/* Writes `s` cut to `max` columns with an ellipsis where it is cut: its
+ * end kept when `keep_end`, else its start; escaped when `escape`. */
+static void fit(FILE *out, const char *s, size_t max, bool keep_end, bool escape)
+{
+	struct text t;
+	size_t used = 0, i;
+
+	text_decode(s, &t);
+	if (text_columns(t.cp, t.len) <= max || max < 2) {
+		put_chars(out, t.cp, t.len, escape);
+	} else if (!keep_end) {
+		for (i = 0; i < t.len && used + columns_of(t.cp[i]) <= max - 1; i++)
+			used += columns_of(t.cp[i]);
+		put_chars(out, t.cp, i, escape);
+		put_utf8(out, ELLIPSIS);
+	} else {
+		for (i = t.len; i > 0 && used + columns_of(t.cp[i - 1]) <= max - 1; i--)
+			used += columns_of(t.cp[i - 1]);
+		put_utf8(out, ELLIPSIS);
+		put_chars(out, t.cp + i, t.len - i, escape);
+	}
+	free(t.cp);
+}
+
+/* Writes `s` escaped, fitted to `max` columns. */
+static void put_fitted(FILE *out, const char *s, size_t max, bool keep_end)
+{
+	fit(out, s, max, keep_end, true);
+}
+
+/* The columns `s` takes once fitted to `max`. */
+static size_t fitted_columns(const char *s, size_t max)
+{
+	size_t n = columns(s);
+
+	return n > max ? max : n;
+}
+
+/* A newly allocated formatted string; the caller frees it. */
+static char *format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static char *format(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		cprof_die("out of memory");
+	s = cprof_xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+/* A file name as a title shows it: at most SOURCE_CAP columns, its end
+ * kept (the file's own name). */
+static char *source_name(const char *source)
+{
+	size_t size = 0;
+	char *s = NULL;
+	FILE *mem = open_memstream(&s, &size);
+
+	if (!mem)
+		cprof_die("out of memory");
+	fit(mem, source, SOURCE_CAP, true, false);
+	if (fclose(mem) != 0)
+		cprof_die("out of memory");
+	return s;
+}
+
+/* The least round step (1, 2, 2.5 or 5 times a power of ten) that covers
+ * `span` in at most `ticks` steps. */
+static double nice_step(double span, int ticks)
+{
+	double raw = span / ticks, magnitude, fraction;
+
+	if (!(raw > 0) || !isfinite(raw))
+		return 1.0;
+	magnitude = pow(10.0, floor(log10(raw)));
+	fraction = raw / magnitude;
+	if (fraction <= 1.0)
+		return magnitude;
+	if (fraction <= 2.0)
+		return 2.0 * magnitude;
+	if (fraction <= 2.5)
+		return 2.5 * magnitude;
+	if (fraction <= 5.0)
+		return 5.0 * magnitude;
+	return 10.0 * magnitude;
+}
+
+/* The decimals that print every multiple of `step` exactly. */
+static int decimals_of(double step)
+{
+	int d = 0;
+
+	while (d < 6 && fabs(step * pow(10.0, d) - round(step * pow(10.0, d))) > 1e-6)
+		d++;
+	return d;
+}
+
+static void header(FILE *out, double width, double height)
+{
+	fprintf(out,
+		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%.0f\" "
+		"height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" font-family=\"%s\" font-size=\"%d\">\n",
+		width, height, width, height, SANS, FONT);
+	fputs("<style>.row:hover > .hit { fill: #ffd54a; fill-opacity: 0.3; }</style>\n", out);
+}
+
+/* One line of text at (x, y), escaped, cut to `max` columns. */
+static void put_line(FILE *out, double x, double y, const char *anchor, const char *attributes,
+		     const char *s, size_t max)
+{
+	fprintf(out, "<text x=\"%.2f\" y=\"%.2f\"", x, y);
+	if (anchor)
+		fprintf(out, " text-anchor=\"%s\"", anchor);
+	if (attributes)
+		fprintf(out, " %s", attributes);
+	fputs(">", out);
+	put_fitted(out, s, max, false);
+	fputs("</text>\n", out);
+}
+
+/* The title lines and the document's <title>, which joins them. */
+static void put_titles(FILE *out, char *const *lines, size_t count, double width)
+{
+	size_t i, max_title = (size_t)((width - 2 * MARGIN) / TITLE_COLUMN);
+	size_t max_line = (size_t)((width - 2 * MARGIN) / COLUMN);
+
+	fputs("<title>", out);
+	for (i = 0; i < count; i++) {
+		if (i > 0)
+			fputs("; ", out);
+		put_escaped(out, lines[i]);
+	}
+	fputs("</title>\n", out);
+	fprintf(out, "<rect class=\"background\" x=\"0\" y=\"0\" width=\"%.0f\" height=\"100%%\" "
+		"fill=\"#ffffff\"/>\n", width);
+	for (i = 0; i < count; i++)
+		put_line(out, MARGIN, 24.0 + 18.0 * (double)i, NULL,
+			 i == 0 ? "class=\"title\" font-size=\"14\" font-weight=\"bold\""
+				: "class=\"title\"",
+			 lines[i], i == 0 ? max_title : max_line);
+}
+
+/* The width the title lines and legend lines ask for. */
+static double text_width(char *const *titles, size_t titles_count, char *const *legend,
+			 size_t legend_count, double legend_indent)
+{
+	double width = 0.0, w;
+	size_t i;
+
+	for (i = 0; i < titles_count; i++) {
+		w = (double)columns(titles[i]) * (i == 0 ? TITLE_COLUMN : COLUMN);
+		if (w > width)
+			width = w;
+	}
+	for (i = 0; i < legend_count; i++) {
+		w = legend_indent + (double)columns(legend[i]) * COLUMN;
+		if (w > width)
+			width = w;
+	}
+	return width + 2 * MARGIN;
+}
+
+static void free_lines(char **lines, size_t count)
+{
+	size_t i;
+
+	for (i = 0; i < count; i++)
+		free(lines[i]);
+}
+
+/* The tick marks and labels of an axis from `low` to `high` (in the
+ * units of the values), mapped to x = x0 + (v - origin) * scale, with
+ * grid lines from y0 to y1 and labels below y1, each value printed times
+ * `label_scale`. */
+static void put_ticks(FILE *out, double low, double high, double step, double x0, double origin,
+		      double scale, double y0, double y1, double label_scale, bool sign)
+{
+	int decimals = decimals_of(step * label_scale);
+	long i, first = lround(low / step), last = lround(high / step);
+
+	for (i = first; i <= last; i++) {
+		double v = (double)i * step, x = x0 + (v - origin) * scale;
+
+		fprintf(out, "<line class=\"grid\" x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" "
+			"stroke=\"#e2e2e2\" stroke-width=\"1\"/>\n", x, y0, x, y1);
+		fprintf(out, "<text class=\"tick\" x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" "
+			"fill=\"#555555\">", x, y1 + 14);
+		if (i == 0 && sign)
+			fputs("0", out);
+		else
+			fprintf(out, sign ? "%+.*f" : "%.*f", decimals, v * label_scale);
+		fputs("</text>\n", out);
+	}
+}
+
+/* A legend swatch: a small filled box. */
+static void put_swatch(FILE *out, double x, double y, const char *fill)
+{
+	fprintf(out, "<rect x=\"%.2f\" y=\"%.2f\" width=\"12\" height=\"10\" fill=\"%s\"/>\n", x,
+		y - 9, fill);
+}
+
+/* A whisker from x1 to x2 at height y, with caps. */
+static void put_whisker(FILE *out, const char *class, double x1, double x2, double y)
+{
+	fprintf(out, "<line class=\"%s\" x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" "
+		"stroke=\"%s\" stroke-width=\"1.2\"/>\n", class, x1, y, x2, y, INK);
+	fprintf(out, "<path class=\"cap\" d=\"M%.2f %.2fv8M%.2f %.2fv8\" stroke=\"%s\" "
+		"stroke-width=\"1.2\" fill=\"none\"/>\n", x1, y - 4, x2, y - 4, INK);
+}
+
+static void put_mark(FILE *out, double x, double y)
+{
+	fprintf(out, "<circle class=\"mark\" cx=\"%.2f\" cy=\"%.2f\" r=\"3.5\" fill=\"%s\"/>\n", x,
+		y, INK);
+}
+
+/* The background of a row, striped (the grid shows through), lit under
+ * the pointer. */
+static void put_row_background(FILE *out, size_t i, double y, double width)
+{
+	fprintf(out, "<rect class=\"hit\" x=\"%d\" y=\"%.2f\" width=\"%.2f\" height=\"%d\" "
+		"fill=\"#000000\" fill-opacity=\"%s\"/>\n", MARGIN / 2, y, width - MARGIN, ROW,
+		i % 2 ? "0.045" : "0");
+}
+
+/* The title lines of a difference. */
+static size_t diff_titles(const struct cprof_svg_diff *d, char **lines)
+{
+	char *a = source_name(d->source_a), *b = source_name(d->source_b);
+	size_t n = 0;
+	char *scope;
+
+	lines[n++] = format("A: %s, %" PRIu64 " samples vs B: %s, %" PRIu64 " samples", a,
+			    d->total_a, b, d->total_b);
+	if (d->k == 0)
+		scope = format("every key of %s (k = 0", d->keys_a ? "A" : "A and B");
+	else
+		scope = format("the top k = %zu of %s (", d->k, d->keys_a ? "A" : "A and of B");
+	lines[n++] = format("manhattan %.4f over %s%s%zu keys), by %s%s", d->manhattan, scope,
+			    d->k == 0 ? ", " : "", d->count, d->by, d->cum ? " with --cum" : "");
+	if (d->tested) {
+		lines[n++] = format("verdict %s: %zu of %zu keys changed significantly "
+				    "(α %g, min effect %g, dispersion %g)",
+				    d->different ? "DIFFERENT" : "same", d->significant, d->keys,
+				    d->alpha, d->min_effect, d->dispersion);
+		lines[n++] = format("sampling alone gives a manhattan of %.4f on average, below "
+				    "%.4f in %g%% of pairs", d->null_mean, d->null_quantile,
+				    100.0 * (1.0 - d->alpha));
+	} else {
+		lines[n++] = format("no significance figures: with --cum a sample counts in many "
+				    "keys");
+	}
+	free(scope);
+	free(a);
+	free(b);
+	return n;
+}
+
+/* The legend lines of a difference, each drawn after its own sample. */
+static size_t diff_legend(const struct cprof_svg_diff *d, char **lines)
+{
+	size_t n = 0;
+
+	if (!d->tested) {
+		lines[n++] = format("more time in B, less time in B");
+		return n;
+	}
+	lines[n++] = format("changed significantly: q ≤ α = %g and |Δ| ≥ %g points "
+			    "(--min-effect)", d->alpha, 100.0 * d->min_effect);
+	lines[n++] = format("q: the key's p-value adjusted (Benjamini-Hochberg) for the %zu "
+			    "keys tested together", d->corrected);
+	lines[n++] = format("not significant (without a whisker: not tested, absent from a "
+			    "truncated flat)");
+	lines[n++] = format("the %g%% confidence interval of Δ (level 1 − α), of each key on "
+			    "its own", 100.0 * (1.0 - d->alpha));
+	return n;
+}
+
+static const char *bar_fill(const struct cprof_svg_diff *d, const struct cprof_svg_bar *bar)
+{
+	bool strong = !d->tested || bar->significant;
+
+	if (bar->delta >= 0)
+		return strong ? GAIN : GAIN_PALE;
+	return strong ? LOSS : LOSS_PALE;
+}
+
+/* The tooltip of a row: the whole key, then its figures. */
+static void put_bar_title(FILE *out, const struct cprof_svg_diff *d,
+			  const struct cprof_svg_bar *bar)
+{
+	fputs("<title>", out);
+	put_escaped(out, bar->key);
+	fprintf(out, "\nΔ %+.2f points: %.2f%% of A (%" PRIu64 " samples), %.2f%% of B (%"
+		PRIu64 ")", 100.0 * bar->delta, 100.0 * bar->p_a, bar->count_a, 100.0 * bar->p_b,
+		bar->count_b);
+	if (bar->tested)
+		fprintf(out, "\nq %.2g; %g%% interval %+.2f to %+.2f points%s", bar->q_value,
+			100.0 * (1.0 - d->alpha), 100.0 * bar->ci_low, 100.0 * bar->ci_high,
+			bar->significant ? "; changed significantly" : "");
+	else if (d->tested)
+		fputs("\nnot tested: absent from a truncated flat", out);
+	fputs("</title>\n", out);
+}
+
+void cprof_svg_diff(FILE *out, const struct cprof_svg_diff *d)
+{
+	char *titles[4], *legend[4];
+	size_t num_titles = diff_titles(d, titles), num_legend = diff_legend(d, legend);
+	size_t i, name_columns = 3;
+	double extent = 0.0, step, axis, scale, name_width, chart_left, centre, value_x;
+	double width, height, top, bottom, y;
+
+	for (i = 0; i < d->count; i++) {
+		const struct cprof_svg_bar *bar = &d->bars[i];
+		size_t n = fitted_columns(bar->key, NAME_CAP);
+
+		if (n > name_columns)
+			name_columns = n;
+		extent = fmax(extent, fabs(bar->delta));
+		if (bar->tested)
+			extent = fmax(extent, fmax(fabs(bar->ci_low), fabs(bar->ci_high)));
+	}
+	if (!(extent > 0))
+		extent = 0.01;
+	step = nice_step(extent, 4);
+	axis = step * ceil(extent / step - 1e-9);
+	scale = (CHART / 2.0) / axis;
+
+	name_width = (double)name_columns * COLUMN;
+	chart_left = MARGIN + name_width + 10;
+	centre = chart_left + CHART / 2.0;
+	value_x = chart_left + CHART + 10;
+	width = value_x + 14 + 7 * COLUMN + MARGIN;
+	width = fmax(width, text_width(titles, num_titles, legend, num_legend, 56));
+	width = ceil(fmin(width, WIDTH_CAP));
+	top = 24.0 + 18.0 * (double)num_titles;
+	bottom = top + ROW * (double)d->count;
+	height = bottom + 44 + 18.0 * (double)num_legend + 8;
+
+	header(out, width, height);
+	put_titles(out, titles, num_titles, width);
+
+	/* The grid, then the rows over it, then the axis over them. */
+	put_ticks(out, -axis, axis, step, centre, 0.0, scale, top - 4, bottom + 4, 100.0, true);
+	for (i = 0; i < d->count; i++) {
+		const struct cprof_svg_bar *bar = &d->bars[i];
+		double length = fabs(bar->delta) * scale, mid;
+
+		y = top + ROW * (double)i;
+		mid = y + ROW / 2.0;
+		fputs("<g class=\"row\">\n", out);
+		put_bar_title(out, d, bar);
+		put_row_background(out, i, y, width);
+		fprintf(out, "<text class=\"name\" x=\"%.2f\" y=\"%.2f\" text-anchor=\"end\" "
+			"font-family=\"%s\">", chart_left - 8, mid + 4, MONO);
+		put_fitted(out, bar->key, NAME_CAP, d->stacks);
+		fputs("</text>\n", out);
+		fprintf(out, "<rect class=\"bar %s%s\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+			"height=\"%d\" fill=\"%s\"/>\n", bar->delta >= 0 ? "gain" : "loss",
+			bar->significant ? " significant" : "",
+			bar->delta >= 0 ? centre : centre - length, mid - BAR / 2.0, length, BAR,
+			bar_fill(d, bar));
+		if (d->tested && bar->tested)
+			put_whisker(out, "ci", centre + bar->ci_low * scale,
+				    centre + bar->ci_high * scale, mid);
+		if (d->tested && bar->significant)
+			put_mark(out, value_x + 4, mid);
+		fprintf(out, "<text class=\"value\" x=\"%.2f\" y=\"%.2f\" font-family=\"%s\">"
+			"%+.2f</text>\n", value_x + 12, mid + 4, MONO, 100.0 * bar->delta);
+		fputs("</g>\n", out);
+	}
+	fprintf(out, "<line class=\"axis\" x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" "
+		"stroke=\"#444444\" stroke-width=\"1\"/>\n", centre, top - 4, centre, bottom + 4);
+	if (d->count == 0)
+		put_line(out, centre, top + 14, "middle", NULL, "no key to compare", NAME_CAP);
+
+	/* Under the axis: what left and right mean. */
+	y = bottom + 34;
+	put_line(out, chart_left, y, NULL, "fill=\"#555555\"", "← less time in B", NAME_CAP);
+	put_line(out, centre, y, "middle", "fill=\"#555555\"", "Δ = p_B − p_A, percentage points",
+		 NAME_CAP);
+	put_line(out, chart_left + CHART, y, "end", "fill=\"#555555\"",
+		 "more time in B →", NAME_CAP);
+
+	y = bottom + 62;
+	for (i = 0; i < num_legend; i++, y += 18) {
+		size_t max = (size_t)((width - MARGIN - 56) / COLUMN);
+
+		if (i == 0 || i == 2) {
+			put_swatch(out, MARGIN, y, i == 0 ? GAIN : GAIN_PALE);
+			put_swatch(out, MARGIN + 14, y, i == 0 ? LOSS : LOSS_PALE);
+			if (i == 0 && d->tested)
+				put_mark(out, MARGIN + 38, y - 4);
+		} else if (i == 3) {
+			put_whisker(out, "legend-ci", MARGIN + 2, MARGIN + 40, y - 4);
+		}
+		put_line(out, MARGIN + 56, y, NULL, "class=\"legend\"", legend[i], max);
+	}
+	fputs("</svg>\n", out);
+	free_lines(titles, num_titles);
+	free_lines(legend, num_legend);
+}
+
+/* The title lines of several entropies. */
+static size_t entropy_titles(const struct cprof_svg_entropy *e, char **lines)
+{
+	size_t n = 0;
+
+	lines[n++] = format("entropy of %zu profile%s, by %s, in %s", e->count,
+			    e->count == 1 ? "" : "s", e->by, e->unit);
+	if (e->has_stability)
+		lines[n++] = format("stability: mean %.4f, sd %.4f (sampling alone %.4f), "
+				    "min %.4f, max %.4f, cv %.4f", e->mean, e->sd, e->sampling_sd,
+				    e->min, e->max, e->cv);
+	return n;
+}
+
+static size_t entropy_legend(const struct cprof_svg_entropy *e, char **lines)
+{
+	size_t n = 0;
+
+	lines[n++] = format("the entropy of each profile (hollow: a lower bound, from a "
+			    "truncated flat)");
+	lines[n++] = format("entropy ± 1.96 se: its 95%% interval from sampling alone");
+	if (e->has_stability)
+		lines[n++] = format("the mean of the profiles, and mean ± sd: how far they spread");
+	return n;
+}
+
+static void put_profile_title(FILE *out, const struct cprof_svg_entropy *e,
+			      const struct cprof_svg_profile *p)
+{
+	fputs("<title>", out);
+	put_escaped(out, p->source);
+	fprintf(out, "\nentropy %s%.4f %s", p->lower_bound ? ">= " : "", p->entropy, e->unit);
+	if (!isnan(p->se))
+		fprintf(out, " ± %.4f (1.96 se)", 1.96 * p->se);
+	fprintf(out, "; Miller-Madow %.4f; %zu entries, %" PRIu64 " samples</title>\n",
+		p->entropy_mm, p->entries, p->total);
+}
+
+void cprof_svg_entropy(FILE *out, const struct cprof_svg_entropy *e)
+{
+	char *titles[2], *legend[3], *axis_name;
+	size_t num_titles = entropy_titles(e, titles), num_legend = entropy_legend(e, legend);
+	size_t i, name_columns = 6;
+	double low = INFINITY, high = -INFINITY, step, scale, name_width, chart_left, value_x;
+	double width, height, top, bottom, y, span;
+
+	for (i = 0; i < e->count; i++) {
+		const struct cprof_svg_profile *p = &e->profiles[i];
+		double band = isnan(p->se) ? 0.0 : 1.96 * p->se;
+		size_t n = fitted_columns(p->source, NAME_CAP);
+
+		if (n > name_columns)
+			name_columns = n;
+		low = fmin(low, p->entropy - band);
+		high = fmax(high, p->entropy + band);
+	}
+	if (e->has_stability) {
+		low = fmin(low, e->mean - e->sd);
+		high = fmax(high, e->mean + e->sd);
+	}
+	if (!isfinite(low) || !isfinite(high)) {
+		low = 0.0;
+		high = 1.0;
+	}
+	span = high - low;
+	if (!(span > 1e-9 * fmax(1.0, fabs(high))))
+		span = fmax(0.1, 0.1 * fabs(high));
+	low -= 0.05 * span;
+	high += 0.05 * span;
+	step = nice_step(high - low, 6);
+	low = step * floor(low / step + 1e-9);
+	high = step * ceil(high / step - 1e-9);
+	if (high - low < step)
+		high = low + step;
+	scale = CHART / (high - low);
+
+	name_width = (double)name_columns * COLUMN;
+	chart_left = MARGIN + name_width + 10;
+	value_x = chart_left + CHART + 10;
+	width = value_x + 18 * COLUMN + MARGIN;
+	width = fmax(width, text_width(titles, num_titles, legend, num_legend, 44));
+	width = ceil(fmin(width, WIDTH_CAP));
+	top = 24.0 + 18.0 * (double)num_titles;
+	bottom = top + ROW * (double)e->count;
+	height = bottom + 44 + 18.0 * (double)num_legend + 8;
+
+	header(out, width, height);
+	put_titles(out, titles, num_titles, width);
+	put_ticks(out, low, high, step, chart_left, low, scale, top - 4, bottom + 4, 1.0, false);
+	if (e->has_stability)
+		fprintf(out, "<rect class=\"spread\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+			"height=\"%.2f\" fill=\"#dddddd\" fill-opacity=\"0.6\"/>\n",
+			chart_left + (e->mean - e->sd - low) * scale, top - 4, 2 * e->sd * scale,
+			bottom - top + 8);
+	for (i = 0; i < e->count; i++) {
+		const struct cprof_svg_profile *p = &e->profiles[i];
+		double x = chart_left + (p->entropy - low) * scale, mid;
+
+		y = top + ROW * (double)i;
+		mid = y + ROW / 2.0;
+		fputs("<g class=\"row\">\n", out);
+		put_profile_title(out, e, p);
+		put_row_background(out, i, y, width);
+		fprintf(out, "<text class=\"name\" x=\"%.2f\" y=\"%.2f\" text-anchor=\"end\" "
+			"font-family=\"%s\">", chart_left - 8, mid + 4, MONO);
+		put_fitted(out, p->source, NAME_CAP, true);
+		fputs("</text>\n", out);
+		if (!isnan(p->se))
+			fprintf(out, "<rect class=\"se\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+				"height=\"8\" fill=\"%s\" fill-opacity=\"0.45\"/>\n",
+				x - 1.96 * p->se * scale, mid - 4, 2 * 1.96 * p->se * scale, LOSS);
+		fprintf(out, "<circle class=\"point%s\" cx=\"%.2f\" cy=\"%.2f\" r=\"4.5\" "
+			"fill=\"%s\" stroke=\"%s\" stroke-width=\"1.5\"/>\n",
+			p->lower_bound ? " lower-bound" : "", x, mid,
+			p->lower_bound ? "#ffffff" : LOSS, LOSS);
+		fprintf(out, "<text class=\"value\" x=\"%.2f\" y=\"%.2f\" font-family=\"%s\">"
+			"%s%.4f", value_x, mid + 4, MONO, p->lower_bound ? "≥ " : "", p->entropy);
+		if (!isnan(p->se))
+			fprintf(out, " \xc2\xb1 %.4f", 1.96 * p->se);
+		fputs("</text>\n</g>\n", out);
+	}
+	if (e->has_stability)
+		fprintf(out, "<line class=\"mean\" x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" "
+			"stroke=\"%s\" stroke-width=\"1\" stroke-dasharray=\"4 3\"/>\n",
+			chart_left + (e->mean - low) * scale, top - 4,
+			chart_left + (e->mean - low) * scale, bottom + 4, INK);
+	axis_name = format("entropy, %s", e->unit);
+	put_line(out, chart_left + CHART / 2.0, bottom + 34, "middle", "fill=\"#555555\"",
+		 axis_name, NAME_CAP);
+	free(axis_name);
+
+	y = bottom + 62;
+	for (i = 0; i < num_legend; i++, y += 18) {
+		size_t max = (size_t)((width - MARGIN - 44) / COLUMN);
+
+		if (i == 0) {
+			fprintf(out, "<circle cx=\"%d\" cy=\"%.2f\" r=\"4.5\" fill=\"%s\"/>\n",
+				MARGIN + 6, y - 4, LOSS);
+			fprintf(out, "<circle cx=\"%d\" cy=\"%.2f\" r=\"4.5\" fill=\"#ffffff\" "
+				"stroke=\"%s\" stroke-width=\"1.5\"/>\n", MARGIN + 20, y - 4, LOSS);
+		} else if (i == 1) {
+			fprintf(out, "<rect x=\"%d\" y=\"%.2f\" width=\"28\" height=\"8\" fill=\"%s\" "
+				"fill-opacity=\"0.45\"/>\n", MARGIN, y - 8, LOSS);
+		} else {
+			fprintf(out, "<rect x=\"%d\" y=\"%.2f\" width=\"28\" height=\"12\" "
+				"fill=\"#dddddd\"/>\n", MARGIN, y - 10);
+			fprintf(out, "<line x1=\"%d\" y1=\"%.2f\" x2=\"%d\" y2=\"%.2f\" stroke=\"%s\" "
+				"stroke-dasharray=\"4 3\"/>\n", MARGIN + 14, y - 11, MARGIN + 14,
+				y + 3, INK);
+		}
+		put_line(out, MARGIN + 44, y, NULL, "class=\"legend\"", legend[i], max);
+	}
+	fputs("</svg>\n", out);
+	free_lines(titles, num_titles);
+	free_lines(legend, num_legend);
+}
