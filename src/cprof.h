@@ -165,7 +165,7 @@ struct cprof_mapping {
 	uint64_t end;          /* one past the last */
 	uint64_t offset;       /* file offset of `start` */
 	char *path;            /* owned, valid UTF-8; "" for an anonymous mapping */
-	const char *basename;  /* points into path */
+	const char *basename;  /* points into path; a bracketed path whole */
 };
 
 struct cprof_maps {

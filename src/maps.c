@@ -83,13 +83,23 @@ static char *expand_build(const char *line, size_t len, const char *build, size_
 	return g_string_free(out, FALSE);
 }
 
+/* The basename of a valid path: the whole of a bracketed one ("[vdso]"). */
+static const char *path_basename(const char *path)
+{
+	size_t len = strlen(path);
+	const char *slash = strrchr(path, '/');
+
+	if (len >= 2 && path[0] == '[' && path[len - 1] == ']')
+		return path;
+	return slash && slash[1] ? slash + 1 : path;
+}
+
 static void add_mapping(struct cprof_maps *maps, uint64_t start, uint64_t end, uint64_t offset,
 			const char *path, size_t path_len)
 {
 	static const char deleted[] = " (deleted)";
 	size_t deleted_len = sizeof(deleted) - 1;
 	struct cprof_mapping *m;
-	char *slash;
 
 	if (path_len > deleted_len &&
 	    memcmp(path + path_len - deleted_len, deleted, deleted_len) == 0)
@@ -103,8 +113,7 @@ static void add_mapping(struct cprof_maps *maps, uint64_t start, uint64_t end, u
 	m->end = end;
 	m->offset = offset;
 	m->path = cprof_utf8_sanitize(path, path_len, &maps->replaced_utf8);
-	slash = strrchr(m->path, '/');
-	m->basename = slash && slash[1] ? slash + 1 : m->path;
+	m->basename = path_basename(m->path);
 }
 
 void cprof_maps_add_line(struct cprof_maps *maps, const char *line, size_t len)
