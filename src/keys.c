@@ -73,7 +73,7 @@ static size_t symbol_names(struct keyer *k, const struct cprof_mapping *m, uint6
 
 	if (!o->symbolize || !o->symbolizer || !m)
 		return 0;
-	main = k->maps->main_path && strcmp(m->path, k->maps->main_path) == 0;
+	main = k->maps->main_path && strcmp(m->file, k->maps->main_path) == 0;
 	count = cprof_symbolize(o->symbolizer, m, main, addr, &symbols);
 	if (count == 0)
 		return 0;

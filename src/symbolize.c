@@ -73,7 +73,7 @@ struct cprof_symbolizer {
 	GPtrArray *symbol_dirs; /* absolute; options.symbol_dirs points here */
 	char *debuginfo_path;  /* for dwfl_standard_find_debuginfo */
 	Dwfl_Callbacks callbacks;
-	GHashTable *dsos;      /* path (or "\x01" + path for --binary) -> struct dso * */
+	GHashTable *dsos;      /* raw path (or "\x01" + --binary) -> struct dso * */
 	GStringChunk *names;
 	GString *scratch;
 };
@@ -645,7 +645,7 @@ static struct answer *resolve(struct cprof_symbolizer *s, struct dso *dso, uint6
 size_t cprof_symbolize(struct cprof_symbolizer *s, const struct cprof_mapping *mapping, bool main,
 		       uint64_t addr, const struct cprof_symbol **frames)
 {
-	struct dso *dso = get_dso(s, mapping->path, main);
+	struct dso *dso = get_dso(s, mapping->file, main);
 	struct answer *answer;
 	uint64_t vaddr;
 
