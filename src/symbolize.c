@@ -299,10 +299,20 @@ static bool offset_to_vaddr(const struct dso *dso, uint64_t offset, uint64_t *va
 	return false;
 }
 
+/* Interns `text` as valid UTF-8, each bad byte replaced by U+FFFD. */
+static const char *intern_utf8(struct cprof_symbolizer *s, const char *text)
+{
+	char *clean = cprof_utf8_sanitize(text, strlen(text), NULL);
+	const char *result = g_string_chunk_insert_const(s->names, clean);
+
+	free(clean);
+	return result;
+}
+
 /* Interns a name: demangled when it is a C++ one, valid UTF-8 always. */
 static const char *intern_name(struct cprof_symbolizer *s, const char *name)
 {
-	char *demangled = NULL, *clean;
+	char *demangled = NULL;
 	const char *result;
 	int status;
 
@@ -315,9 +325,7 @@ static const char *intern_name(struct cprof_symbolizer *s, const char *name)
 	}
 	if (demangled)
 		name = demangled;
-	clean = cprof_utf8_sanitize(name, strlen(name), NULL);
-	result = g_string_chunk_insert_const(s->names, clean);
-	free(clean);
+	result = intern_utf8(s, name);
 	free(demangled);
 	return result;
 }
@@ -612,7 +620,7 @@ static struct answer *resolve(struct cprof_symbolizer *s, struct dso *dso, uint6
 		const char *name = src ? dwfl_lineinfo(src, NULL, &line, NULL, NULL, NULL) : NULL;
 
 		if (name && line > 0)
-			file = g_string_chunk_insert_const(s->names, name);
+			file = intern_utf8(s, name);
 	}
 	if (symbol) {
 		const char *at = strchr(symbol, '@');
