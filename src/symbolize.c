@@ -374,13 +374,19 @@ static void add_function(struct dso *dso, Dwarf_Die *die)
 	}
 }
 
+/* How deep collect_functions looks into namespaces and classes: deeper
+ * nests are no C++ anyone writes, and each level costs libdw a walk over
+ * all it holds (dwarf_siblingof without DW_AT_sibling). */
+#define MAX_NESTING 64
+
 /* Collects the functions defined among the children of `parent`, looking
- * into namespaces and classes (C++ definitions may sit there). */
-static void collect_functions(struct dso *dso, Dwarf_Die *parent)
+ * into namespaces and classes (C++ definitions may sit there) down to
+ * MAX_NESTING levels below the CU, `depth` being the level of `parent`. */
+static void collect_functions(struct dso *dso, Dwarf_Die *parent, int depth)
 {
 	Dwarf_Die child;
 
-	if (dwarf_child(parent, &child) != 0)
+	if (depth >= MAX_NESTING || dwarf_child(parent, &child) != 0)
 		return;
 	do {
 		switch (dwarf_tag(&child)) {
@@ -392,7 +398,7 @@ static void collect_functions(struct dso *dso, Dwarf_Die *parent)
 		case DW_TAG_structure_type:
 		case DW_TAG_union_type:
 		case DW_TAG_module:
-			collect_functions(dso, &child);
+			collect_functions(dso, &child, depth + 1);
 			break;
 		default:
 			break;
@@ -418,7 +424,7 @@ static void index_functions(struct dso *dso)
 	dso->indexed = true;
 	while ((cu = dwfl_module_nextcu(dso->module, cu, &bias)) != NULL) {
 		dso->dwarf_bias = bias;
-		collect_functions(dso, cu);
+		collect_functions(dso, cu, 0);
 	}
 	if (dso->num_functions > 1)
 		qsort(dso->functions, dso->num_functions, sizeof(*dso->functions), function_cmp);
