@@ -261,13 +261,14 @@ static struct dso *get_dso(struct cprof_symbolizer *s, const char *path, bool ma
 		dwfl_report_begin(dso->dwfl);
 		dso->module = dwfl_report_elf(dso->dwfl, path, file, fd, 0, false);
 		dwfl_report_end(dso->dwfl, NULL, NULL);
-	} else if (fd >= 0) {
-		close(fd);
 	}
+	/* libdwfl owns the descriptor once it has reported the module only. */
+	why = fd < 0 ? strerror(errno) : "not an ELF file";
+	if (fd >= 0 && !dso->module)
+		close(fd);
 	elf = dso->module ? dwfl_module_getelf(dso->module, &bias) : NULL;
 	if (!elf) {
-		cprof_warn("%s: %s; its PCs stay unresolved", file,
-			   fd < 0 ? strerror(errno) : "not an ELF file");
+		cprof_warn("%s: %s; its PCs stay unresolved", file, why);
 		if (dso->dwfl)
 			dwfl_end(dso->dwfl);
 		dso->dwfl = NULL;

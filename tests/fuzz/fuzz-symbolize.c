@@ -6,8 +6,9 @@
  * The profile samples PCs spread over the whole file, three frames deep,
  * and is keyed by function (inlines expanded, and not), line and stack,
  * so that libdwfl reads every part of the file: truncated sections, bogus
- * DWARF, lying build-ids.  Any crash, leak or sanitizer report is a bug,
- * and so is a key that is not valid UTF-8.  FUZZ_SYMBOLIZE_PRINT=1 in the
+ * DWARF, lying build-ids.  Any crash, leak (of memory or of a file
+ * descriptor) or sanitizer report is a bug, and so is a key that is not
+ * valid UTF-8.  FUZZ_SYMBOLIZE_PRINT=1 in the
  * environment prints the JSON of each keying. */
 #include "config.h"
 
@@ -34,6 +35,20 @@ static char *dir;          /* a directory of our own, the --symbols one */
 static char *prog_path;    /* dir/prog: the executable the profile maps */
 static char debug_path[4096];
 static char debug_dir[4096];
+
+/* The number of file descriptors open, to catch a leak of them. */
+static int open_fds(void)
+{
+	GDir *fds = g_dir_open("/proc/self/fd", 0, NULL);
+	int count = 0;
+
+	if (!fds)
+		abort();
+	while (g_dir_read_name(fds))
+		count++;
+	g_dir_close(fds);
+	return count;
+}
 
 static void remove_dir(void)
 {
@@ -218,6 +233,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t prog_size = sep ? (size_t)(sep - data) : size;
 	struct cprof_profile *profile;
 	GByteArray *bytes;
+	int fds = open_fds();
 
 	write_file(prog_path, data, prog_size);
 	if (sep)
@@ -229,5 +245,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	symbolize(profile);
 	cprof_profile_free(profile);
 	remove_files();
+	if (open_fds() > fds) {
+		fprintf(stderr, "fuzz-symbolize: a file descriptor was left open\n");
+		abort();
+	}
 	return 0;
 }
