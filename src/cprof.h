@@ -185,7 +185,10 @@ struct cprof_mapping {
 	uint64_t end;          /* one past the last */
 	uint64_t offset;       /* file offset of `start` */
 	char *path;            /* owned, valid UTF-8; "" for an anonymous mapping */
-	const char *basename;  /* points into path */
+	const char *basename;  /* points into path; a bracketed path whole */
+	char *file;            /* the path's bytes as the profile has them, to
+				* open the file by: == path when it is valid
+				* UTF-8, else owned */
 };
 
 struct cprof_maps {
@@ -193,7 +196,7 @@ struct cprof_maps {
 	size_t count;
 	size_t cap;
 	char *build;           /* the last build= path, owned */
-	char *main_path;       /* the main executable's path, or NULL; owned */
+	char *main_path;       /* the main executable's file, or NULL; owned */
 	bool replaced_utf8;    /* a path was not valid UTF-8 (see mappings) */
 };
 
@@ -387,8 +390,8 @@ struct cprof_symbolizer *cprof_symbolizer_new(const struct cprof_symbol_options 
 /* Frees a symbolizer; accepts NULL. */
 void cprof_symbolizer_free(struct cprof_symbolizer *symbolizer);
 
-/* Resolves the address `addr` inside `mapping` (main says whether the
- * mapping is the main executable).  Returns the number of frames, innermost
+/* Resolves the address `addr` inside `mapping`, whose file is looked up
+ * by its raw bytes (main says whether it is the main executable).  Returns the number of frames, innermost
  * first, stored in *frames (owned by the symbolizer, valid for its life),
  * or 0 when nothing is known. */
 size_t cprof_symbolize(struct cprof_symbolizer *symbolizer, const struct cprof_mapping *mapping,

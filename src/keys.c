@@ -44,9 +44,14 @@ static const char *internf(struct keyer *k, const char *fmt, ...)
 	return intern(k, k->scratch->str);
 }
 
-/* The name of a mapped file as a key: "[libm.so.6]", "[[vdso]]". */
+/* The name of a mapped file as a key: "[libm.so.6]"; a name bracketed
+ * already keeps its brackets: "[vdso]", never "[[vdso]]". */
 static const char *bracketed(struct keyer *k, const struct cprof_mapping *m)
 {
+	size_t len = strlen(m->basename);
+
+	if (len >= 2 && m->basename[0] == '[' && m->basename[len - 1] == ']')
+		return intern(k, m->basename);
 	return internf(k, "[%s]", m->basename);
 }
 
@@ -68,7 +73,7 @@ static size_t symbol_names(struct keyer *k, const struct cprof_mapping *m, uint6
 
 	if (!o->symbolize || !o->symbolizer || !m)
 		return 0;
-	main = k->maps->main_path && strcmp(m->path, k->maps->main_path) == 0;
+	main = k->maps->main_path && strcmp(m->file, k->maps->main_path) == 0;
 	count = cprof_symbolize(o->symbolizer, m, main, addr, &symbols);
 	if (count == 0)
 		return 0;

@@ -83,13 +83,24 @@ static char *expand_build(const char *line, size_t len, const char *build, size_
 	return g_string_free(out, FALSE);
 }
 
+/* The basename of a valid path: the whole of a bracketed one ("[vdso]"). */
+static const char *path_basename(const char *path)
+{
+	size_t len = strlen(path);
+	const char *slash = strrchr(path, '/');
+
+	if (len >= 2 && path[0] == '[' && path[len - 1] == ']')
+		return path;
+	return slash && slash[1] ? slash + 1 : path;
+}
+
 static void add_mapping(struct cprof_maps *maps, uint64_t start, uint64_t end, uint64_t offset,
 			const char *path, size_t path_len)
 {
 	static const char deleted[] = " (deleted)";
 	size_t deleted_len = sizeof(deleted) - 1;
 	struct cprof_mapping *m;
-	char *slash;
+	bool replaced = false;
 
 	if (path_len > deleted_len &&
 	    memcmp(path + path_len - deleted_len, deleted, deleted_len) == 0)
@@ -102,9 +113,11 @@ static void add_mapping(struct cprof_maps *maps, uint64_t start, uint64_t end, u
 	m->start = start;
 	m->end = end;
 	m->offset = offset;
-	m->path = cprof_utf8_sanitize(path, path_len, &maps->replaced_utf8);
-	slash = strrchr(m->path, '/');
-	m->basename = slash && slash[1] ? slash + 1 : m->path;
+	m->path = cprof_utf8_sanitize(path, path_len, &replaced);
+	m->basename = path_basename(m->path);
+	/* The file is found by its raw bytes; a NUL byte cannot name one. */
+	m->file = replaced && !memchr(path, '\0', path_len) ? g_strndup(path, path_len) : m->path;
+	maps->replaced_utf8 |= replaced;
 }
 
 void cprof_maps_add_line(struct cprof_maps *maps, const char *line, size_t len)
@@ -188,7 +201,7 @@ void cprof_maps_finish(struct cprof_maps *maps)
 		const struct cprof_mapping *m = &maps->mappings[i];
 
 		if (m->path[0] && m->path[0] != '[' && !strstr(m->basename, ".so"))
-			maps->main_path = g_strdup(m->path);
+			maps->main_path = g_strdup(m->file);
 	}
 	if (maps->count > 1)
 		qsort(maps->mappings, maps->count, sizeof(*maps->mappings), mapping_cmp);
@@ -218,8 +231,11 @@ void cprof_maps_clear(struct cprof_maps *maps)
 {
 	size_t i;
 
-	for (i = 0; i < maps->count; i++)
+	for (i = 0; i < maps->count; i++) {
+		if (maps->mappings[i].file != maps->mappings[i].path)
+			g_free(maps->mappings[i].file);
 		free(maps->mappings[i].path);
+	}
 	free(maps->mappings);
 	g_free(maps->build);
 	g_free(maps->main_path);

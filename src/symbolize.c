@@ -73,7 +73,7 @@ struct cprof_symbolizer {
 	GPtrArray *symbol_dirs; /* absolute; options.symbol_dirs points here */
 	char *debuginfo_path;  /* for dwfl_standard_find_debuginfo */
 	Dwfl_Callbacks callbacks;
-	GHashTable *dsos;      /* path (or "\x01" + path for --binary) -> struct dso * */
+	GHashTable *dsos;      /* raw path (or "\x01" + --binary) -> struct dso * */
 	GStringChunk *names;
 	GString *scratch;
 };
@@ -261,13 +261,14 @@ static struct dso *get_dso(struct cprof_symbolizer *s, const char *path, bool ma
 		dwfl_report_begin(dso->dwfl);
 		dso->module = dwfl_report_elf(dso->dwfl, path, file, fd, 0, false);
 		dwfl_report_end(dso->dwfl, NULL, NULL);
-	} else if (fd >= 0) {
-		close(fd);
 	}
+	/* libdwfl owns the descriptor once it has reported the module only. */
+	why = fd < 0 ? strerror(errno) : "not an ELF file";
+	if (fd >= 0 && !dso->module)
+		close(fd);
 	elf = dso->module ? dwfl_module_getelf(dso->module, &bias) : NULL;
 	if (!elf) {
-		cprof_warn("%s: %s; its PCs stay unresolved", file,
-			   fd < 0 ? strerror(errno) : "not an ELF file");
+		cprof_warn("%s: %s; its PCs stay unresolved", file, why);
 		if (dso->dwfl)
 			dwfl_end(dso->dwfl);
 		dso->dwfl = NULL;
@@ -299,10 +300,20 @@ static bool offset_to_vaddr(const struct dso *dso, uint64_t offset, uint64_t *va
 	return false;
 }
 
+/* Interns `text` as valid UTF-8, each bad byte replaced by U+FFFD. */
+static const char *intern_utf8(struct cprof_symbolizer *s, const char *text)
+{
+	char *clean = cprof_utf8_sanitize(text, strlen(text), NULL);
+	const char *result = g_string_chunk_insert_const(s->names, clean);
+
+	free(clean);
+	return result;
+}
+
 /* Interns a name: demangled when it is a C++ one, valid UTF-8 always. */
 static const char *intern_name(struct cprof_symbolizer *s, const char *name)
 {
-	char *demangled = NULL, *clean;
+	char *demangled = NULL;
 	const char *result;
 	int status;
 
@@ -315,9 +326,7 @@ static const char *intern_name(struct cprof_symbolizer *s, const char *name)
 	}
 	if (demangled)
 		name = demangled;
-	clean = cprof_utf8_sanitize(name, strlen(name), NULL);
-	result = g_string_chunk_insert_const(s->names, clean);
-	free(clean);
+	result = intern_utf8(s, name);
 	free(demangled);
 	return result;
 }
@@ -366,13 +375,19 @@ static void add_function(struct dso *dso, Dwarf_Die *die)
 	}
 }
 
+/* How deep collect_functions looks into namespaces and classes: deeper
+ * nests are no C++ anyone writes, and each level costs libdw a walk over
+ * all it holds (dwarf_siblingof without DW_AT_sibling). */
+#define MAX_NESTING 64
+
 /* Collects the functions defined among the children of `parent`, looking
- * into namespaces and classes (C++ definitions may sit there). */
-static void collect_functions(struct dso *dso, Dwarf_Die *parent)
+ * into namespaces and classes (C++ definitions may sit there) down to
+ * MAX_NESTING levels below the CU, `depth` being the level of `parent`. */
+static void collect_functions(struct dso *dso, Dwarf_Die *parent, int depth)
 {
 	Dwarf_Die child;
 
-	if (dwarf_child(parent, &child) != 0)
+	if (depth >= MAX_NESTING || dwarf_child(parent, &child) != 0)
 		return;
 	do {
 		switch (dwarf_tag(&child)) {
@@ -384,7 +399,7 @@ static void collect_functions(struct dso *dso, Dwarf_Die *parent)
 		case DW_TAG_structure_type:
 		case DW_TAG_union_type:
 		case DW_TAG_module:
-			collect_functions(dso, &child);
+			collect_functions(dso, &child, depth + 1);
 			break;
 		default:
 			break;
@@ -410,7 +425,7 @@ static void index_functions(struct dso *dso)
 	dso->indexed = true;
 	while ((cu = dwfl_module_nextcu(dso->module, cu, &bias)) != NULL) {
 		dso->dwarf_bias = bias;
-		collect_functions(dso, cu);
+		collect_functions(dso, cu, 0);
 	}
 	if (dso->num_functions > 1)
 		qsort(dso->functions, dso->num_functions, sizeof(*dso->functions), function_cmp);
@@ -612,7 +627,7 @@ static struct answer *resolve(struct cprof_symbolizer *s, struct dso *dso, uint6
 		const char *name = src ? dwfl_lineinfo(src, NULL, &line, NULL, NULL, NULL) : NULL;
 
 		if (name && line > 0)
-			file = g_string_chunk_insert_const(s->names, name);
+			file = intern_utf8(s, name);
 	}
 	if (symbol) {
 		const char *at = strchr(symbol, '@');
@@ -645,7 +660,7 @@ static struct answer *resolve(struct cprof_symbolizer *s, struct dso *dso, uint6
 size_t cprof_symbolize(struct cprof_symbolizer *s, const struct cprof_mapping *mapping, bool main,
 		       uint64_t addr, const struct cprof_symbol **frames)
 {
-	struct dso *dso = get_dso(s, mapping->path, main);
+	struct dso *dso = get_dso(s, mapping->file, main);
 	struct answer *answer;
 	uint64_t vaddr;
 
