@@ -40,8 +40,9 @@ struct cprof_sched *cprof_sched_read(const char *source, struct cprof_error *err
  * once the columns hold it.  NULL with `err` set as for cprof_sched_read. */
 struct cprof_sched *cprof_sched_from_json(json_t *root, struct cprof_error *err);
 
-/* Solves the LP with CLP, its log silenced.  Returns the status, or
- * CPROF_SCHED_UNSOLVED with `err` set when the solver gave up. */
+/* Solves the LP with CLP's dual simplex (sched-solve.h), its log
+ * silenced.  Returns the status, or CPROF_SCHED_UNSOLVED with `err` set
+ * when the solver gave up or ran out of memory ("out of memory"). */
 enum cprof_sched_status cprof_sched_solve(struct cprof_sched *sched, struct cprof_error *err);
 
 /* The result object of the contract for a solved problem; the caller owns

@@ -1,6 +1,6 @@
 /* sched.c: the scheduling problem read from JSON and validated, its LP
- * built column by column in CLP's sparse arrays and solved, and the
- * result as JSON or a table. */
+ * built column by column in CLP's sparse arrays and solved (through the
+ * shim of sched-solve.cc), and the result as JSON or a table. */
 #include "config.h"
 
 #include <float.h>
@@ -9,9 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <coin/Clp_C_Interface.h>
-
 #include "sched-lp.h"
+#include "sched-solve.h"
 
 struct platform {
 	const char *name;      /* points into the problem's JSON */
@@ -36,7 +35,7 @@ struct cprof_sched {
 	int num_columns;
 	int *column_first;     /* num_platforms + 1 */
 	int *column_app;       /* the app of each column */
-	CoinBigIndex *starts;  /* CLP's column starts: 2k */
+	int *starts;           /* CLP's column starts: 2k */
 	int *rows;             /* CLP's row indices, two per column */
 	double *elements;      /* CLP's elements, two per column */
 	double *cost;          /* the objective: each column's CPI */
@@ -432,7 +431,7 @@ static int read_cpi(struct cprof_sched *sched, struct cprof_error *err)
 	sched->num_columns = (int)columns;
 	sched->column_first = cprof_xcalloc((size_t)sched->num_platforms + 1, sizeof(int));
 	sched->column_app = cprof_xcalloc(columns, sizeof(int));
-	sched->starts = cprof_xcalloc(columns + 1, sizeof(CoinBigIndex));
+	sched->starts = cprof_xcalloc(columns + 1, sizeof(int));
 	sched->rows = cprof_xcalloc(2 * columns, sizeof(int));
 	sched->elements = cprof_xcalloc(2 * columns, sizeof(double));
 	sched->cost = cprof_xcalloc(columns, sizeof(double));
@@ -446,7 +445,7 @@ static int read_cpi(struct cprof_sched *sched, struct cprof_error *err)
 				continue;
 			c = json_number_value(value);
 			sched->column_app[columns] = (int)j;
-			sched->starts[columns] = (CoinBigIndex)(2 * columns);
+			sched->starts[columns] = (int)(2 * columns);
 			sched->rows[2 * columns] = (int)j;
 			sched->elements[2 * columns] = 1.0;
 			sched->rows[2 * columns + 1] = apps + (int)i;
@@ -456,7 +455,7 @@ static int read_cpi(struct cprof_sched *sched, struct cprof_error *err)
 		}
 	}
 	sched->column_first[sched->num_platforms] = (int)columns;
-	sched->starts[columns] = (CoinBigIndex)(2 * columns);
+	sched->starts[columns] = (int)(2 * columns);
 	return 0;
 }
 
@@ -523,52 +522,78 @@ static double round_to_load(double x, double load)
 	return x > 0 ? x : 0.0;
 }
 
-enum cprof_sched_status cprof_sched_solve(struct cprof_sched *sched, struct cprof_error *err)
+/* The error of a solve that gave no answer. */
+static void solve_error(const struct cprof_lp_result *result, struct cprof_error *err)
 {
-	Clp_Simplex *model = Clp_newModel();
-	const double *solution;
-	int status, k;
-
-	if (!model) {
-		cprof_error_set(err, "cannot create the CLP model");
-		return CPROF_SCHED_UNSOLVED;
+	switch (result->outcome) {
+	case CPROF_LP_NO_MEMORY:
+		cprof_error_set(err, "out of memory");
+		break;
+	case CPROF_LP_FAILED:
+		cprof_error_set(err, "the solver failed: %s", result->what);
+		break;
+	default:
+		cprof_error_set(err, "the solver stopped without an answer (CLP status %d%s)",
+				result->clp_status,
+				result->clp_status == 3 ? ": iteration or time limit" :
+							  ": numerical trouble");
+		break;
 	}
-	Clp_setLogLevel(model, 0);
-	Clp_loadProblem(model, sched->num_columns, sched->num_apps + sched->num_platforms,
-			sched->starts, sched->rows, sched->elements, NULL, NULL, sched->cost,
-			sched->row_lower, sched->row_upper);
-	/* CLP has its copy. */
+}
+
+/* Loads the LP into CLP and frees the arrays CLP copied. */
+static struct cprof_clp *load(struct cprof_sched *sched, struct cprof_lp_result *result)
+{
+	struct cprof_lp lp = {
+		.num_columns = sched->num_columns,
+		.num_rows = sched->num_apps + sched->num_platforms,
+		.starts = sched->starts,
+		.rows = sched->rows,
+		.elements = sched->elements,
+		.cost = sched->cost,
+		.row_lower = sched->row_lower,
+		.row_upper = sched->row_upper,
+	};
+	struct cprof_clp *clp = cprof_clp_load(&lp, result);
+
 	free(sched->starts);
 	free(sched->rows);
 	free(sched->elements);
 	sched->starts = NULL;
 	sched->rows = NULL;
 	sched->elements = NULL;
+	return clp;
+}
 
-	Clp_initialSolve(model);
-	status = Clp_status(model);
-	switch (status) {
-	case 0:
+enum cprof_sched_status cprof_sched_solve(struct cprof_sched *sched, struct cprof_error *err)
+{
+	struct cprof_lp_result result;
+	struct cprof_clp *clp;
+	int k;
+
+	sched->status = CPROF_SCHED_UNSOLVED;
+	sched->x = cprof_xcalloc((size_t)sched->num_columns, sizeof(double));
+	clp = load(sched, &result);
+	if (clp)
+		cprof_clp_solve(clp, sched->x, &result);
+	cprof_clp_free(clp);
+	switch (result.outcome) {
+	case CPROF_LP_OPTIMAL:
 		sched->status = CPROF_SCHED_OPTIMAL;
-		sched->x = cprof_xmalloc((size_t)sched->num_columns * sizeof(double) + 1);
-		solution = Clp_getColSolution(model);
 		for (k = 0; k < sched->num_columns; k++)
-			sched->x[k] = round_to_load(solution[k],
+			sched->x[k] = round_to_load(sched->x[k],
 						    sched->apps[sched->column_app[k]].load);
 		break;
-	case 1:
+	case CPROF_LP_INFEASIBLE:
 		sched->status = CPROF_SCHED_INFEASIBLE;
 		break;
-	case 2:
+	case CPROF_LP_UNBOUNDED:
 		sched->status = CPROF_SCHED_UNBOUNDED;
 		break;
 	default:
-		cprof_error_set(err, "the solver stopped without an answer (CLP status %d%s)", status,
-				status == 3 ? ": iteration or time limit" : ": numerical trouble");
-		sched->status = CPROF_SCHED_UNSOLVED;
+		solve_error(&result, err);
 		break;
 	}
-	Clp_deleteModel(model);
 	return sched->status;
 }
 
