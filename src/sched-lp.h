@@ -32,7 +32,7 @@ struct cprof_sched;
 /* Reads and validates the problem JSON of the input `source` ("-" is
  * standard input).  Returns a problem with its LP built, which the caller
  * frees with cprof_sched_free, or NULL with `err` set: "invalid JSON ..."
- * with err->line, or "JSON.PATH: what is wrong". */
+ * with err->line, "JSON.PATH: what is wrong", or "out of memory". */
 struct cprof_sched *cprof_sched_read(const char *source, struct cprof_error *err);
 
 /* Validates the problem `root` and builds its LP.  The problem takes a
@@ -45,8 +45,8 @@ struct cprof_sched *cprof_sched_from_json(json_t *root, struct cprof_error *err)
  * when the solver gave up or ran out of memory ("out of memory"). */
 enum cprof_sched_status cprof_sched_solve(struct cprof_sched *sched, struct cprof_error *err);
 
-/* The result object of the contract for a solved problem; the caller owns
- * the reference. */
+/* The result object of the contract for a solved problem, which the
+ * caller owns; NULL when out of memory. */
 json_t *cprof_sched_json(const struct cprof_sched *sched);
 
 /* Prints the result of a solved problem as tables for people. */
