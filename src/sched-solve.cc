@@ -2,9 +2,11 @@
 // call into CLP runs inside try/catch, so that no exception reaches C.
 #include "config.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <new>
+#include <vector>
 
 #include <coin/ClpSimplex.hpp>
 #include <coin/CoinError.hpp>
@@ -67,44 +69,99 @@ struct cprof_clp *cprof_clp_load(const struct cprof_lp *lp, struct cprof_lp_resu
 	return clp;
 }
 
-// The outcome of CLP's status after a solve.
-static cprof_lp_outcome outcome_of(int status)
+// The largest violation of a bound that an optimum may show: a fraction
+// of the largest number in play in the row.  CLP's own tolerance (1e-7)
+// holds on the scaled problem, and a badly scaled one can end "optimal"
+// with a row off by a fifth once unscaled.
+static const double violation_allowed = 1e-6;
+
+// Copies the model's solution into x, negatives that CLP's tolerance let
+// through set to 0, and says whether that x keeps every row's bounds.
+static bool copy_checked(const ClpSimplex *model, double *x)
 {
-	switch (status) {
+	const CoinPackedMatrix *matrix = model->matrix();
+	const CoinBigIndex *starts = matrix->getVectorStarts();
+	const int *lengths = matrix->getVectorLengths(), *rows = matrix->getIndices();
+	const double *elements = matrix->getElements(), *solution = model->getColSolution();
+	const double *lower = model->getRowLower(), *upper = model->getRowUpper();
+	std::vector<double> sum((size_t)model->numberRows(), 0.0);
+	std::vector<double> scale((size_t)model->numberRows(), 1.0);
+
+	for (int k = 0; k < model->numberColumns(); k++) {
+		x[k] = solution[k] > 0 ? solution[k] : 0.0;
+		for (CoinBigIndex e = starts[k]; e < starts[k] + lengths[k]; e++) {
+			double term = elements[e] * x[k];
+
+			sum[rows[e]] += term;
+			scale[rows[e]] = std::max(scale[rows[e]], std::fabs(term));
+		}
+	}
+	for (int i = 0; i < model->numberRows(); i++) {
+		double bound = std::max(lower[i] > -COIN_DBL_MAX ? std::fabs(lower[i]) : 0.0,
+					upper[i] < COIN_DBL_MAX ? std::fabs(upper[i]) : 0.0);
+		double allowed = violation_allowed * std::max(scale[i], bound);
+
+		if (sum[i] < lower[i] - allowed || sum[i] > upper[i] + allowed)
+			return false;
+	}
+	return true;
+}
+
+// Whether the model ended with an answer: a proof that it is infeasible
+// (status 1) or unbounded (2), or an optimum (0) whose x keeps its rows.
+static bool answered(const ClpSimplex *model, double *x)
+{
+	switch (model->status()) {
 	case 0:
-		return CPROF_LP_OPTIMAL;
+		return copy_checked(model, x);
 	case 1:
-		return CPROF_LP_INFEASIBLE;
 	case 2:
-		return CPROF_LP_UNBOUNDED;
+		return true;
 	default:
-		return CPROF_LP_STOPPED;
+		return false;
 	}
 }
 
-// The dual simplex, then the primal from its basis when the dual did not
-// end with a proof: stopped (3, 4), or optimal only before unscaling
-// (secondary status 2 to 4).  This is the cleanup ClpSimplex::initialSolve
-// does, without its automatic choice of method.
-static int dual_then_primal(ClpSimplex *model)
+// The dual simplex from the all-slack basis (dual feasible when every cost
+// is positive); when it ends without an answer, the primal from its basis,
+// the cleanup ClpSimplex::initialSolve does; and when that fails too, the
+// dual again from the all-slack basis on the problem unscaled.  Returns
+// whether one of them answered.
+static bool solve(ClpSimplex *model, double *x)
 {
 	model->dual(0);
-	if (model->status() >= 3 ||
-	    (model->status() == 0 && model->secondaryStatus() >= 2 && model->secondaryStatus() <= 4))
-		model->primal(1);
-	return model->status();
+	if (answered(model, x))
+		return true;
+	model->primal(1);
+	if (answered(model, x))
+		return true;
+	model->scaling(0);
+	model->allSlackBasis(true);
+	model->dual(0);
+	return answered(model, x);
 }
 
 enum cprof_lp_outcome cprof_clp_solve(struct cprof_clp *clp, double *x,
 				      struct cprof_lp_result *result)
 {
-	try {
-		int status = dual_then_primal(clp->model);
+	static const cprof_lp_outcome outcomes[] = { CPROF_LP_OPTIMAL, CPROF_LP_INFEASIBLE,
+						     CPROF_LP_UNBOUNDED };
 
-		set_result(result, outcome_of(status), status);
+	try {
+		bool ok = solve(clp->model, x);
+		int status = clp->model->status();
+
+		set_result(result, ok ? outcomes[status] : CPROF_LP_STOPPED, status);
+		if (ok)
+			return result->outcome;
 		if (status == 0)
-			memcpy(x, clp->model->primalColumnSolution(),
-			       (size_t)clp->model->numberColumns() * sizeof(double));
+			snprintf(result->what, sizeof(result->what),
+				 "numerical trouble: its optimum breaks a constraint");
+		else if (status == 3)
+			snprintf(result->what, sizeof(result->what), "iteration limit");
+		else
+			snprintf(result->what, sizeof(result->what),
+				 "numerical trouble (CLP status %d)", status);
 	} catch (...) {
 		caught(result);
 		clp->threw = true;

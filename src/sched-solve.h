@@ -32,13 +32,13 @@ enum cprof_lp_outcome {
 	CPROF_LP_OPTIMAL,
 	CPROF_LP_INFEASIBLE,
 	CPROF_LP_UNBOUNDED,
-	CPROF_LP_STOPPED,         /* CLP gave up: a limit, or numerical trouble */
+	CPROF_LP_STOPPED,         /* no answer: a limit, or numerical trouble */
 	CPROF_LP_NO_MEMORY,       /* an allocation failed (std::bad_alloc) */
 	CPROF_LP_FAILED,          /* CLP threw anything else */
 };
 
 /* What a call did: the outcome, CLP's status (ClpModel::status(), -1
- * before any solve) and, for CPROF_LP_FAILED, what CLP said. */
+ * before any solve) and, for CPROF_LP_STOPPED and CPROF_LP_FAILED, why. */
 struct cprof_lp_result {
 	enum cprof_lp_outcome outcome;
 	int clp_status;
@@ -53,10 +53,13 @@ struct cprof_clp;
  * with cprof_clp_free, or NULL with `result` saying why. */
 struct cprof_clp *cprof_clp_load(const struct cprof_lp *lp, struct cprof_lp_result *result);
 
-/* Solves the model with the dual simplex, then the primal from the dual's
- * basis when the dual ends unsure; copies the solution into `x` (one
- * double per column) when the outcome is CPROF_LP_OPTIMAL.  Returns the
- * outcome, also set in `result`. */
+/* Solves the model with the dual simplex; when that ends without an
+ * answer, with the primal from the dual's basis, then with the dual on the
+ * problem unscaled.  An optimum is an answer only when its x, negatives
+ * set to 0, keeps every row within 1e-6 of the largest number in the row
+ * (its bounds and terms): CLP's tolerance holds on the scaled problem.
+ * Copies that x into `x` (one double per column) when the outcome is
+ * CPROF_LP_OPTIMAL.  Returns the outcome, also set in `result`. */
 enum cprof_lp_outcome cprof_clp_solve(struct cprof_clp *clp, double *x,
 				      struct cprof_lp_result *result);
 

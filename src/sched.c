@@ -594,10 +594,7 @@ static void solve_error(const struct cprof_lp_result *result, struct cprof_error
 		cprof_error_set(err, "the solver failed: %s", result->what);
 		break;
 	default:
-		cprof_error_set(err, "the solver stopped without an answer (CLP status %d%s)",
-				result->clp_status,
-				result->clp_status == 3 ? ": iteration or time limit" :
-							  ": numerical trouble");
+		cprof_error_set(err, "the solver stopped without an answer: %s", result->what);
 		break;
 	}
 }
