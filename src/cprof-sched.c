@@ -30,6 +30,7 @@ int main(int argc, char **argv)
 	struct cprof_error err = { .text = "", .line = 0 };
 	enum cprof_sched_status status;
 	struct cprof_sched *sched;
+	json_t *result;
 	bool compact = false, text = false;
 	const char *source;
 	int opt;
@@ -60,10 +61,16 @@ int main(int argc, char **argv)
 	status = cprof_sched_solve(sched, &err);
 	if (status == CPROF_SCHED_UNSOLVED)
 		cprof_die_input(source, &err);
-	if (text)
+	if (text) {
 		cprof_sched_text(sched);
-	else
-		cprof_json_print(cprof_sched_json(sched), compact);
+	} else {
+		result = cprof_sched_json(sched);
+		if (!result) {
+			cprof_error_set(&err, "out of memory");
+			cprof_die_input(source, &err);
+		}
+		cprof_json_print(result, compact);
+	}
 	cprof_sched_free(sched);
 	return cprof_finish_output(status == CPROF_SCHED_OPTIMAL ? EXIT_OK : EXIT_VERDICT);
 }

@@ -32,7 +32,7 @@ struct cprof_sched;
 /* Reads and validates the problem JSON of the input `source` ("-" is
  * standard input).  Returns a problem with its LP built, which the caller
  * frees with cprof_sched_free, or NULL with `err` set: "invalid JSON ..."
- * with err->line, or "JSON.PATH: what is wrong". */
+ * with err->line, "JSON.PATH: what is wrong", or "out of memory". */
 struct cprof_sched *cprof_sched_read(const char *source, struct cprof_error *err);
 
 /* Validates the problem `root` and builds its LP.  The problem takes a
@@ -40,12 +40,13 @@ struct cprof_sched *cprof_sched_read(const char *source, struct cprof_error *err
  * once the columns hold it.  NULL with `err` set as for cprof_sched_read. */
 struct cprof_sched *cprof_sched_from_json(json_t *root, struct cprof_error *err);
 
-/* Solves the LP with CLP, its log silenced.  Returns the status, or
- * CPROF_SCHED_UNSOLVED with `err` set when the solver gave up. */
+/* Solves the LP with CLP's dual simplex (sched-solve.h), its log
+ * silenced.  Returns the status, or CPROF_SCHED_UNSOLVED with `err` set
+ * when the solver gave up or ran out of memory ("out of memory"). */
 enum cprof_sched_status cprof_sched_solve(struct cprof_sched *sched, struct cprof_error *err);
 
-/* The result object of the contract for a solved problem; the caller owns
- * the reference. */
+/* The result object of the contract for a solved problem, which the
+ * caller owns; NULL when out of memory. */
 json_t *cprof_sched_json(const struct cprof_sched *sched);
 
 /* Prints the result of a solved problem as tables for people. */

@@ -1,6 +1,8 @@
 /* sched.c: the scheduling problem read from JSON and validated, its LP
- * built column by column in CLP's sparse arrays and solved, and the
- * result as JSON or a table. */
+ * built column by column in CLP's sparse arrays and solved (through the
+ * shim of sched-solve.cc), and the result as JSON or a table.  Every
+ * allocation here is checked and reported as "out of memory" in the
+ * caller's error, so that the message names the input. */
 #include "config.h"
 
 #include <float.h>
@@ -9,9 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <coin/Clp_C_Interface.h>
-
 #include "sched-lp.h"
+#include "sched-solve.h"
 
 struct platform {
 	const char *name;      /* points into the problem's JSON */
@@ -36,7 +37,7 @@ struct cprof_sched {
 	int num_columns;
 	int *column_first;     /* num_platforms + 1 */
 	int *column_app;       /* the app of each column */
-	CoinBigIndex *starts;  /* CLP's column starts: 2k */
+	int *starts;           /* CLP's column starts: 2k */
 	int *rows;             /* CLP's row indices, two per column */
 	double *elements;      /* CLP's elements, two per column */
 	double *cost;          /* the objective: each column's CPI */
@@ -77,6 +78,16 @@ void cprof_sched_free(struct cprof_sched *sched)
 	free(sched->row_upper);
 	free(sched->x);
 	free(sched);
+}
+
+/* calloc that says "out of memory" in `err` when it fails. */
+static void *alloc(size_t count, size_t size, struct cprof_error *err)
+{
+	void *p = calloc(count ? count : 1, size ? size : 1);
+
+	if (!p)
+		cprof_error_set(err, "out of memory");
+	return p;
 }
 
 /* Reading. */
@@ -162,15 +173,40 @@ static void path_at(const char *text, size_t end, char *path, size_t size)
 		snprintf(path, size, "(root)");
 }
 
-/* Parses the whole document `text`.  A number too large for a double is
- * reported at its JSON path, everything else with jansson's line and
- * column. */
+/* jansson's allocator in place when parse() started, and whether it
+ * failed since: jansson's parser reports a failed allocation as "invalid
+ * token", with no text, or not at all (a token cut short). */
+static json_malloc_t parse_malloc;
+static bool parse_malloc_failed;
+
+static void *noting_malloc(size_t size)
+{
+	void *p = parse_malloc(size);
+
+	if (!p)
+		parse_malloc_failed = true;
+	return p;
+}
+
+/* Parses the whole document `text`.  A failed allocation is "out of
+ * memory", a number too large for a double is reported at its JSON path,
+ * everything else with jansson's line and column. */
 static json_t *parse(const char *text, size_t len, struct cprof_error *err)
 {
 	json_error_t json_err;
+	json_free_t parse_free;
 	json_t *root;
 
+	json_get_alloc_funcs(&parse_malloc, &parse_free);
+	parse_malloc_failed = false;
+	json_set_alloc_funcs(noting_malloc, parse_free);
 	root = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &json_err);
+	json_set_alloc_funcs(parse_malloc, parse_free);
+	if (parse_malloc_failed) {
+		json_decref(root);
+		cprof_error_set(err, "out of memory");
+		return NULL;
+	}
 	if (root)
 		return root;
 	if (strncmp(json_err.text, "real number overflow", 20) == 0 ||
@@ -289,9 +325,8 @@ static struct named *named_list(json_t *root, const char *field, const char *amo
 				double limit, size_t *count, struct cprof_error *err)
 {
 	const char *const known[] = { "name", amount_field, NULL };
-	json_t *array = json_object_get(root, field), *item;
+	json_t *array = json_object_get(root, field), *item, *seen;
 	struct named *list;
-	GHashTable *seen;
 	size_t i;
 	int rc = 0;
 
@@ -307,12 +342,17 @@ static struct named *named_list(json_t *root, const char *field, const char *amo
 		bad(err, field, "too many entries");
 		return NULL;
 	}
-	list = cprof_xcalloc(json_array_size(array), sizeof(*list));
-	seen = g_hash_table_new(g_str_hash, g_str_equal);
+	list = alloc(json_array_size(array), sizeof(*list), err);
+	seen = json_object(); /* name -> the index of its first holder */
+	if (!list || !seen) {
+		free(list);
+		json_decref(seen);
+		cprof_error_set(err, "out of memory");
+		return NULL;
+	}
 	json_array_foreach(array, i, item) {
 		char path[96], sub[128];
-		json_t *name;
-		gpointer first;
+		json_t *name, *first;
 
 		snprintf(path, sizeof(path), "%s[%zu]", field, i);
 		if (!json_is_object(item)) {
@@ -331,19 +371,24 @@ static struct named *named_list(json_t *root, const char *field, const char *amo
 			rc = bad(err, sub, "must be a non-empty string");
 			break;
 		}
-		if (g_hash_table_lookup_extended(seen, json_string_value(name), NULL, &first)) {
+		first = json_object_get(seen, json_string_value(name));
+		if (first) {
 			rc = cprof_error_set(err, "%s: same as %s[%zu].name", sub, field,
-					     (size_t)GPOINTER_TO_SIZE(first));
+					     (size_t)json_integer_value(first));
 			break;
 		}
-		g_hash_table_insert(seen, (gpointer)json_string_value(name), GSIZE_TO_POINTER(i));
+		if (json_object_set_new_nocheck(seen, json_string_value(name),
+						json_integer((json_int_t)i)) != 0) {
+			rc = cprof_error_set(err, "out of memory");
+			break;
+		}
 		list[i].name = json_string_value(name);
 		snprintf(sub, sizeof(sub), "%s.%s", path, amount_field);
 		rc = amount(json_object_get(item, amount_field), sub, limit, &list[i].amount, err);
 		if (rc != 0)
 			break;
 	}
-	g_hash_table_destroy(seen);
+	json_decref(seen);
 	if (rc != 0) {
 		free(list);
 		return NULL;
@@ -361,7 +406,11 @@ static int read_platforms(struct cprof_sched *sched, struct cprof_error *err)
 	if (!list)
 		return -1;
 	sched->num_platforms = (int)count;
-	sched->platforms = cprof_xcalloc(count, sizeof(*sched->platforms));
+	sched->platforms = alloc(count, sizeof(*sched->platforms), err);
+	if (!sched->platforms) {
+		free(list);
+		return -1;
+	}
 	for (i = 0; i < count; i++) {
 		sched->platforms[i].name = list[i].name;
 		sched->platforms[i].capacity = list[i].amount;
@@ -379,7 +428,11 @@ static int read_apps(struct cprof_sched *sched, struct cprof_error *err)
 	if (!list)
 		return -1;
 	sched->num_apps = (int)count;
-	sched->apps = cprof_xcalloc(count, sizeof(*sched->apps));
+	sched->apps = alloc(count, sizeof(*sched->apps), err);
+	if (!sched->apps) {
+		free(list);
+		return -1;
+	}
 	for (i = 0; i < count; i++) {
 		sched->apps[i].name = list[i].name;
 		sched->apps[i].load = list[i].amount;
@@ -430,12 +483,13 @@ static int read_cpi(struct cprof_sched *sched, struct cprof_error *err)
 		return bad(err, "cpi", "too many usable pairs for the solver");
 
 	sched->num_columns = (int)columns;
-	sched->column_first = cprof_xcalloc((size_t)sched->num_platforms + 1, sizeof(int));
-	sched->column_app = cprof_xcalloc(columns, sizeof(int));
-	sched->starts = cprof_xcalloc(columns + 1, sizeof(CoinBigIndex));
-	sched->rows = cprof_xcalloc(2 * columns, sizeof(int));
-	sched->elements = cprof_xcalloc(2 * columns, sizeof(double));
-	sched->cost = cprof_xcalloc(columns, sizeof(double));
+	if (!(sched->column_first = alloc((size_t)sched->num_platforms + 1, sizeof(int), err)) ||
+	    !(sched->column_app = alloc(columns, sizeof(int), err)) ||
+	    !(sched->starts = alloc(columns + 1, sizeof(int), err)) ||
+	    !(sched->rows = alloc(2 * columns, sizeof(int), err)) ||
+	    !(sched->elements = alloc(2 * columns, sizeof(double), err)) ||
+	    !(sched->cost = alloc(columns, sizeof(double), err)))
+		return -1;
 	columns = 0;
 	json_array_foreach(cpi, i, row) {
 		sched->column_first[i] = (int)columns;
@@ -446,7 +500,7 @@ static int read_cpi(struct cprof_sched *sched, struct cprof_error *err)
 				continue;
 			c = json_number_value(value);
 			sched->column_app[columns] = (int)j;
-			sched->starts[columns] = (CoinBigIndex)(2 * columns);
+			sched->starts[columns] = (int)(2 * columns);
 			sched->rows[2 * columns] = (int)j;
 			sched->elements[2 * columns] = 1.0;
 			sched->rows[2 * columns + 1] = apps + (int)i;
@@ -456,7 +510,7 @@ static int read_cpi(struct cprof_sched *sched, struct cprof_error *err)
 		}
 	}
 	sched->column_first[sched->num_platforms] = (int)columns;
-	sched->starts[columns] = (CoinBigIndex)(2 * columns);
+	sched->starts[columns] = (int)(2 * columns);
 	return 0;
 }
 
@@ -470,7 +524,9 @@ struct cprof_sched *cprof_sched_from_json(json_t *root, struct cprof_error *err)
 		bad(err, "(root)", "must be an object");
 		return NULL;
 	}
-	sched = cprof_xcalloc(1, sizeof(*sched));
+	sched = alloc(1, sizeof(*sched), err);
+	if (!sched)
+		return NULL;
 	sched->root = json_incref(root);
 	if (only_fields(root, "", known, err) != 0 || read_platforms(sched, err) != 0 ||
 	    read_apps(sched, err) != 0 || read_cpi(sched, err) != 0) {
@@ -478,8 +534,12 @@ struct cprof_sched *cprof_sched_from_json(json_t *root, struct cprof_error *err)
 		return NULL;
 	}
 	rows = sched->num_apps + sched->num_platforms;
-	sched->row_lower = cprof_xcalloc((size_t)rows, sizeof(double));
-	sched->row_upper = cprof_xcalloc((size_t)rows, sizeof(double));
+	sched->row_lower = alloc((size_t)rows, sizeof(double), err);
+	sched->row_upper = alloc((size_t)rows, sizeof(double), err);
+	if (!sched->row_lower || !sched->row_upper) {
+		cprof_sched_free(sched);
+		return NULL;
+	}
 	for (i = 0; i < sched->num_apps; i++)
 		sched->row_lower[i] = sched->row_upper[i] = sched->apps[i].load;
 	for (i = 0; i < sched->num_platforms; i++) {
@@ -523,52 +583,77 @@ static double round_to_load(double x, double load)
 	return x > 0 ? x : 0.0;
 }
 
-enum cprof_sched_status cprof_sched_solve(struct cprof_sched *sched, struct cprof_error *err)
+/* The error of a solve that gave no answer. */
+static void solve_error(const struct cprof_lp_result *result, struct cprof_error *err)
 {
-	Clp_Simplex *model = Clp_newModel();
-	const double *solution;
-	int status, k;
-
-	if (!model) {
-		cprof_error_set(err, "cannot create the CLP model");
-		return CPROF_SCHED_UNSOLVED;
+	switch (result->outcome) {
+	case CPROF_LP_NO_MEMORY:
+		cprof_error_set(err, "out of memory");
+		break;
+	case CPROF_LP_FAILED:
+		cprof_error_set(err, "the solver failed: %s", result->what);
+		break;
+	default:
+		cprof_error_set(err, "the solver stopped without an answer: %s", result->what);
+		break;
 	}
-	Clp_setLogLevel(model, 0);
-	Clp_loadProblem(model, sched->num_columns, sched->num_apps + sched->num_platforms,
-			sched->starts, sched->rows, sched->elements, NULL, NULL, sched->cost,
-			sched->row_lower, sched->row_upper);
-	/* CLP has its copy. */
+}
+
+/* Loads the LP into CLP and frees the arrays CLP copied. */
+static struct cprof_clp *load(struct cprof_sched *sched, struct cprof_lp_result *result)
+{
+	struct cprof_lp lp = {
+		.num_columns = sched->num_columns,
+		.num_rows = sched->num_apps + sched->num_platforms,
+		.starts = sched->starts,
+		.rows = sched->rows,
+		.elements = sched->elements,
+		.cost = sched->cost,
+		.row_lower = sched->row_lower,
+		.row_upper = sched->row_upper,
+	};
+	struct cprof_clp *clp = cprof_clp_load(&lp, result);
+
 	free(sched->starts);
 	free(sched->rows);
 	free(sched->elements);
 	sched->starts = NULL;
 	sched->rows = NULL;
 	sched->elements = NULL;
+	return clp;
+}
 
-	Clp_initialSolve(model);
-	status = Clp_status(model);
-	switch (status) {
-	case 0:
+enum cprof_sched_status cprof_sched_solve(struct cprof_sched *sched, struct cprof_error *err)
+{
+	struct cprof_lp_result result;
+	struct cprof_clp *clp;
+	int k;
+
+	sched->status = CPROF_SCHED_UNSOLVED;
+	sched->x = alloc((size_t)sched->num_columns, sizeof(double), err);
+	if (!sched->x)
+		return CPROF_SCHED_UNSOLVED;
+	clp = load(sched, &result);
+	if (clp)
+		cprof_clp_solve(clp, sched->x, &result);
+	cprof_clp_free(clp);
+	switch (result.outcome) {
+	case CPROF_LP_OPTIMAL:
 		sched->status = CPROF_SCHED_OPTIMAL;
-		sched->x = cprof_xmalloc((size_t)sched->num_columns * sizeof(double) + 1);
-		solution = Clp_getColSolution(model);
 		for (k = 0; k < sched->num_columns; k++)
-			sched->x[k] = round_to_load(solution[k],
+			sched->x[k] = round_to_load(sched->x[k],
 						    sched->apps[sched->column_app[k]].load);
 		break;
-	case 1:
+	case CPROF_LP_INFEASIBLE:
 		sched->status = CPROF_SCHED_INFEASIBLE;
 		break;
-	case 2:
+	case CPROF_LP_UNBOUNDED:
 		sched->status = CPROF_SCHED_UNBOUNDED;
 		break;
 	default:
-		cprof_error_set(err, "the solver stopped without an answer (CLP status %d%s)", status,
-				status == 3 ? ": iteration or time limit" : ": numerical trouble");
-		sched->status = CPROF_SCHED_UNSOLVED;
+		solve_error(&result, err);
 		break;
 	}
-	Clp_deleteModel(model);
 	return sched->status;
 }
 
@@ -591,16 +676,17 @@ static double utilization(const struct cprof_sched *sched, int i, double used)
 	return capacity > 0 ? used / capacity : 0.0;
 }
 
-static void set(json_t *object, const char *name, json_t *value)
+/* object[name] = value and array += value take the reference to `value`,
+ * also when they fail (a NULL object or value, an allocation), so that
+ * building goes on after a failure without leaks and fails at the end. */
+static bool set(json_t *object, const char *name, json_t *value)
 {
-	if (!value || json_object_set_new(object, name, value) != 0)
-		cprof_die_oom();
+	return json_object_set_new(object, name, value) == 0;
 }
 
-static void append(json_t *array, json_t *value)
+static bool append(json_t *array, json_t *value)
 {
-	if (!value || json_array_append_new(array, value) != 0)
-		cprof_die_oom();
+	return json_array_append_new(array, value) == 0;
 }
 
 /* A capacity as given: a whole number when it is one. */
@@ -613,48 +699,60 @@ static json_t *capacity_json(const struct platform *platform)
 	return json_real(c);
 }
 
+/* Appends platform i's pairs to `assignment` and its object to
+ * `platforms`; false when an allocation failed. */
+static bool platform_json(const struct cprof_sched *sched, int i, json_t *assignment,
+			  json_t *platforms)
+{
+	const struct platform *platform = &sched->platforms[i];
+	double used = platform_used(sched, i);
+	json_t *item = json_object();
+	bool ok = true;
+	int k;
+
+	for (k = sched->column_first[i]; ok && k < sched->column_first[i + 1]; k++) {
+		json_t *pair;
+
+		if (sched->x[k] == 0.0)
+			continue;
+		pair = json_object();
+		ok = set(pair, "platform", json_string(platform->name)) && ok;
+		ok = set(pair, "app", json_string(sched->apps[sched->column_app[k]].name)) && ok;
+		ok = set(pair, "load", json_real(sched->x[k])) && ok;
+		ok = append(assignment, pair) && ok;
+	}
+	ok = set(item, "name", json_string(platform->name)) && ok;
+	ok = set(item, "capacity", capacity_json(platform)) && ok;
+	ok = set(item, "used", json_real(used)) && ok;
+	ok = set(item, "utilization", json_real(utilization(sched, i, used))) && ok;
+	return append(platforms, item) && ok;
+}
+
 json_t *cprof_sched_json(const struct cprof_sched *sched)
 {
 	json_t *root = json_object(), *assignment, *platforms;
 	double objective = 0.0;
-	int i, k;
+	bool ok = true;
+	int i;
 
-	set(root, "cprof", json_string("sched"));
-	set(root, "version", json_integer(CPROF_SCHEMA_VERSION));
-	set(root, "status", json_string(cprof_sched_status_name(sched->status)));
-	if (sched->status != CPROF_SCHED_OPTIMAL)
-		return root;
-	assignment = json_array();
-	platforms = json_array();
-	if (!assignment || !platforms)
-		cprof_die_oom();
-	for (i = 0; i < sched->num_platforms; i++) {
-		const struct platform *platform = &sched->platforms[i];
-		double used = platform_used(sched, i);
-		json_t *item = json_object();
-
-		for (k = sched->column_first[i]; k < sched->column_first[i + 1]; k++) {
-			double x = sched->x[k];
-			json_t *pair;
-
-			if (x == 0.0)
-				continue;
-			pair = json_object();
-			set(pair, "platform", cprof_json_string(platform->name));
-			set(pair, "app", cprof_json_string(sched->apps[sched->column_app[k]].name));
-			set(pair, "load", json_real(x));
-			append(assignment, pair);
+	ok = set(root, "cprof", json_string("sched")) && ok;
+	ok = set(root, "version", json_integer(CPROF_SCHEMA_VERSION)) && ok;
+	ok = set(root, "status", json_string(cprof_sched_status_name(sched->status))) && ok;
+	if (ok && sched->status == CPROF_SCHED_OPTIMAL) {
+		assignment = json_array();
+		platforms = json_array();
+		for (i = 0; ok && i < sched->num_platforms; i++) {
+			ok = platform_json(sched, i, assignment, platforms);
+			objective += platform_used(sched, i);
 		}
-		objective += used;
-		set(item, "name", cprof_json_string(platform->name));
-		set(item, "capacity", capacity_json(platform));
-		set(item, "used", json_real(used));
-		set(item, "utilization", json_real(utilization(sched, i, used)));
-		append(platforms, item);
+		ok = set(root, "objective", json_real(objective)) && ok;
+		ok = set(root, "assignment", assignment) && ok;
+		ok = set(root, "platforms", platforms) && ok;
 	}
-	set(root, "objective", json_real(objective));
-	set(root, "assignment", assignment);
-	set(root, "platforms", platforms);
+	if (!ok) {
+		json_decref(root);
+		return NULL;
+	}
 	return root;
 }
 
