@@ -252,7 +252,8 @@ static struct dso *get_dso(struct cprof_symbolizer *s, const char *path, bool ma
 		return dso; /* [vdso], [vsyscall]: no file */
 	file = use_binary ? g_strdup(s->options.binary) : locate(s, path, &why);
 	if (!file) {
-		cprof_warn("%s: %s; its PCs stay unresolved", path, why);
+		cprof_warn("%s: %s; its PCs stay unresolved (--symbols DIR names a directory "
+			   "that holds it, --binary FILE the program's own file)", path, why);
 		return dso;
 	}
 	fd = open(file, O_RDONLY | O_CLOEXEC);
