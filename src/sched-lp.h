@@ -19,8 +19,9 @@ enum cprof_sched_status {
 };
 
 /* Each x[i][j] of the solution is rounded to this many significant digits
- * of load[j], far finer than the solver's tolerance: exact answers print
- * exactly, and solver noise near 0 becomes 0. */
+ * of load[j], or of capacity[i] / cpi[i][j] when that is smaller, far
+ * finer than the solver's tolerance: exact answers print exactly, and
+ * solver noise near 0 becomes 0. */
 #define CPROF_SCHED_DIGITS 10
 
 /* Loads and CPIs must be below this, and a capacity this large or larger

@@ -3,8 +3,9 @@
  * memory by throwing std::bad_alloc; the shim catches every exception, so
  * none ever crosses into C, and says what happened in a result code.
  *
- * The solve is CLP's dual simplex (ClpSimplex::dual) from the all-slack
- * basis, never ClpSimplex::initialSolve: see cprof-sched(1) for why.
+ * The solve is CLP's dual simplex from the all-slack basis, the method
+ * given to ClpSimplex::initialSolve, never its automatic choice: see
+ * cprof-sched(1) for why.
  */
 #ifndef CPROF_SCHED_SOLVE_H
 #define CPROF_SCHED_SOLVE_H

@@ -557,11 +557,11 @@ struct cprof_sched *cprof_sched_from_json(json_t *root, struct cprof_error *err)
 
 /* Solving. */
 
-/* Rounds `x` to CPROF_SCHED_DIGITS significant digits of `load`: to a
+/* Rounds `x` to CPROF_SCHED_DIGITS significant digits of `scale`: to a
  * multiple of 10^(E + 1 - CPROF_SCHED_DIGITS), E the decimal exponent of
- * `load`, by an exact power of ten so that the result is the double
+ * `scale`, by an exact power of ten so that the result is the double
  * nearest that decimal.  Returns 0 for x that rounds to 0 or below. */
-static double round_to_load(double x, double load)
+static double round_to(double x, double scale)
 {
 	static const double powers[] = {
 		1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
@@ -569,18 +569,35 @@ static double round_to_load(double x, double load)
 	};
 	int decimals;
 
-	if (!(x > 0) || !(load > 0))
+	if (!(x > 0) || !(scale > 0))
 		return 0.0;
-	decimals = CPROF_SCHED_DIGITS - 1 - (int)floor(log10(load));
+	decimals = CPROF_SCHED_DIGITS - 1 - (int)floor(log10(scale));
 	if (decimals > 22) {
-		/* A load below 1e-13: no exact power; keep x unless it is noise. */
-		return x > 1e-9 * load ? x : 0.0;
+		/* A scale below 1e-13: no exact power; keep x unless it is noise. */
+		return x > 1e-9 * scale ? x : 0.0;
 	}
 	if (decimals >= 0)
 		x = round(x * powers[decimals]) / powers[decimals];
 	else
 		x = round(x / powers[-decimals]) * powers[-decimals];
 	return x > 0 ? x : 0.0;
+}
+
+/* Rounds each x[i][j] against the smaller of load[j] and capacity[i] /
+ * cpi[i][j], the most of app j that platform i can hold: against a load
+ * of 1e12 alone, x moves by up to 500, and with it a platform of capacity
+ * 1e6 past its capacity. */
+static void round_solution(struct cprof_sched *sched)
+{
+	int i, k;
+
+	for (i = 0; i < sched->num_platforms; i++)
+		for (k = sched->column_first[i]; k < sched->column_first[i + 1]; k++) {
+			double load = sched->apps[sched->column_app[k]].load;
+			double room = sched->platforms[i].capacity / sched->cost[k];
+
+			sched->x[k] = round_to(sched->x[k], room > 0 && room < load ? room : load);
+		}
 }
 
 /* The error of a solve that gave no answer. */
@@ -627,7 +644,6 @@ enum cprof_sched_status cprof_sched_solve(struct cprof_sched *sched, struct cpro
 {
 	struct cprof_lp_result result;
 	struct cprof_clp *clp;
-	int k;
 
 	sched->status = CPROF_SCHED_UNSOLVED;
 	sched->x = alloc((size_t)sched->num_columns, sizeof(double), err);
@@ -640,9 +656,7 @@ enum cprof_sched_status cprof_sched_solve(struct cprof_sched *sched, struct cpro
 	switch (result.outcome) {
 	case CPROF_LP_OPTIMAL:
 		sched->status = CPROF_SCHED_OPTIMAL;
-		for (k = 0; k < sched->num_columns; k++)
-			sched->x[k] = round_to_load(sched->x[k],
-						    sched->apps[sched->column_app[k]].load);
+		round_solution(sched);
 		break;
 	case CPROF_LP_INFEASIBLE:
 		sched->status = CPROF_SCHED_INFEASIBLE;
