@@ -37,8 +37,8 @@ struct cprof_sched;
 struct cprof_sched *cprof_sched_read(const char *source, struct cprof_error *err);
 
 /* Validates the problem `root` and builds its LP.  The problem takes a
- * reference to `root`, whose names it keeps, and deletes its "cpi" member
- * once the columns hold it.  NULL with `err` set as for cprof_sched_read. */
+ * reference to `root`, whose names it keeps, and leaves it unchanged.
+ * NULL with `err` set as for cprof_sched_read. */
 struct cprof_sched *cprof_sched_from_json(json_t *root, struct cprof_error *err);
 
 /* Solves the LP with CLP's dual simplex (sched-solve.h), its log

@@ -1,0 +1,154 @@
+/* sched-write.c: a solved scheduling problem as the contract's JSON or as
+ * tables for people. */
+#include "config.h"
+
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sched-int.h"
+
+/* Output. */
+
+static double platform_used(const struct cprof_sched *sched, int i)
+{
+	double used = 0.0;
+	int k;
+
+	for (k = sched->column_first[i]; k < sched->column_first[i + 1]; k++)
+		used += sched->cost[k] * sched->x[k];
+	return used;
+}
+
+static double utilization(const struct cprof_sched *sched, int i, double used)
+{
+	double capacity = sched->platforms[i].amount;
+
+	return capacity > 0 ? used / capacity : 0.0;
+}
+
+/* object[name] = value and array += value take the reference to `value`,
+ * also when they fail (a NULL object or value, an allocation), so that
+ * building goes on after a failure without leaks and fails at the end. */
+static bool set(json_t *object, const char *name, json_t *value)
+{
+	return json_object_set_new(object, name, value) == 0;
+}
+
+static bool append(json_t *array, json_t *value)
+{
+	return json_array_append_new(array, value) == 0;
+}
+
+/* A capacity as given: a whole number when it is one. */
+static json_t *capacity_json(const struct named *platform)
+{
+	double c = platform->amount;
+
+	if (c == floor(c) && c < 9007199254740992.0)
+		return json_integer((json_int_t)c);
+	return json_real(c);
+}
+
+/* Appends platform i's pairs to `assignment` and its object to
+ * `platforms`; false when an allocation failed. */
+static bool platform_json(const struct cprof_sched *sched, int i, json_t *assignment,
+			  json_t *platforms)
+{
+	const struct named *platform = &sched->platforms[i];
+	double used = platform_used(sched, i);
+	json_t *item = json_object();
+	bool ok = true;
+	int k;
+
+	for (k = sched->column_first[i]; ok && k < sched->column_first[i + 1]; k++) {
+		json_t *pair;
+
+		if (sched->x[k] == 0.0)
+			continue;
+		pair = json_object();
+		ok = set(pair, "platform", json_string(platform->name)) && ok;
+		ok = set(pair, "app", json_string(sched->apps[sched->column_app[k]].name)) && ok;
+		ok = set(pair, "load", json_real(sched->x[k])) && ok;
+		ok = append(assignment, pair) && ok;
+	}
+	ok = set(item, "name", json_string(platform->name)) && ok;
+	ok = set(item, "capacity", capacity_json(platform)) && ok;
+	ok = set(item, "used", json_real(used)) && ok;
+	ok = set(item, "utilization", json_real(utilization(sched, i, used))) && ok;
+	return append(platforms, item) && ok;
+}
+
+json_t *cprof_sched_json(const struct cprof_sched *sched)
+{
+	json_t *root = json_object(), *assignment, *platforms;
+	double objective = 0.0;
+	bool ok = true;
+	int i;
+
+	ok = set(root, "cprof", json_string("sched")) && ok;
+	ok = set(root, "version", json_integer(CPROF_SCHEMA_VERSION)) && ok;
+	ok = set(root, "status", json_string(cprof_sched_status_name(sched->status))) && ok;
+	if (ok && sched->status == CPROF_SCHED_OPTIMAL) {
+		assignment = json_array();
+		platforms = json_array();
+		for (i = 0; ok && i < sched->num_platforms; i++) {
+			ok = platform_json(sched, i, assignment, platforms);
+			objective += platform_used(sched, i);
+		}
+		ok = set(root, "objective", json_real(objective)) && ok;
+		ok = set(root, "assignment", assignment) && ok;
+		ok = set(root, "platforms", platforms) && ok;
+	}
+	if (!ok) {
+		json_decref(root);
+		return NULL;
+	}
+	return root;
+}
+
+static int name_width(const char *title, const char *name, int width)
+{
+	int len = (int)strlen(name);
+
+	if (width < (int)strlen(title))
+		width = (int)strlen(title);
+	return len > width ? len : width;
+}
+
+void cprof_sched_text(const struct cprof_sched *sched)
+{
+	int pw = 0, aw = 0, i, k;
+	double objective = 0.0;
+
+	if (sched->status != CPROF_SCHED_OPTIMAL) {
+		printf("status %s\n", cprof_sched_status_name(sched->status));
+		return;
+	}
+	for (i = 0; i < sched->num_platforms; i++) {
+		pw = name_width("platform", sched->platforms[i].name, pw);
+		objective += platform_used(sched, i);
+	}
+	for (i = 0; i < sched->num_apps; i++)
+		aw = name_width("app", sched->apps[i].name, aw);
+	printf("status optimal, objective %.10g\n", objective);
+	printf("%-*s %14s %14s %8s\n", pw, "platform", "capacity", "used", "util%");
+	for (i = 0; i < sched->num_platforms; i++) {
+		double used = platform_used(sched, i);
+
+		printf("%-*s %14.10g %14.10g %7.2f%%\n", pw, sched->platforms[i].name,
+		       sched->platforms[i].amount, used,
+		       100.0 * utilization(sched, i, used));
+	}
+	printf("\n%-*s %-*s %14s\n", pw, "platform", aw, "app", "load");
+	for (i = 0; i < sched->num_platforms; i++)
+		for (k = sched->column_first[i]; k < sched->column_first[i + 1]; k++) {
+			double x = sched->x[k];
+
+			if (x != 0.0)
+				printf("%-*s %-*s %14.10g\n", pw, sched->platforms[i].name, aw,
+				       sched->apps[sched->column_app[k]].name, x);
+		}
+}
