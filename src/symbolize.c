@@ -592,6 +592,30 @@ static const char *source_alias(const struct dso *dso, const struct symbol *sym,
 	return name && is_alias(dso, sym, name) ? name : sym->name;
 }
 
+/* The source file and line of the link-time address `vaddr`, or NULL.
+ * libdw (0.188) finds the CU of an address by .debug_aranges alone, which
+ * clang does not write: where libdwfl finds no line, the CU of the
+ * function holding the address (the function index) gives it. */
+static const char *source_line(struct dso *dso, uint64_t vaddr, int *line)
+{
+	Dwfl_Line *src = dwfl_module_getsrc(dso->module, vaddr);
+	struct function_range *function;
+	Dwarf_Line *dwarf_line;
+	Dwarf_Die cu;
+
+	if (src)
+		return dwfl_lineinfo(src, NULL, line, NULL, NULL, NULL);
+	if (!dso->indexed)
+		index_functions(dso);
+	function = find_function(dso, vaddr - dso->dwarf_bias);
+	if (!function || !dwarf_diecu(&function->die, &cu, NULL, NULL))
+		return NULL;
+	dwarf_line = dwarf_getsrc_die(&cu, vaddr - dso->dwarf_bias);
+	if (!dwarf_line || dwarf_lineno(dwarf_line, line) != 0)
+		return NULL;
+	return dwarf_linesrc(dwarf_line, NULL, NULL);
+}
+
 /* Resolves one link-time address of `dso`. */
 static struct answer *resolve(struct cprof_symbolizer *s, struct dso *dso, uint64_t vaddr)
 {
@@ -624,8 +648,7 @@ static struct answer *resolve(struct cprof_symbolizer *s, struct dso *dso, uint6
 			symbol = source_alias(dso, elf, &function->die);
 	}
 	if (s->options.lines) {
-		Dwfl_Line *src = dwfl_module_getsrc(dso->module, vaddr);
-		const char *name = src ? dwfl_lineinfo(src, NULL, &line, NULL, NULL, NULL) : NULL;
+		const char *name = source_line(dso, vaddr, &line);
 
 		if (name && line > 0)
 			file = intern_utf8(s, name);
