@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib.h>
+
+#include "json.h"
 #include "load.h"
 #include "stats.h"
 #include "svg.h"
@@ -120,14 +123,14 @@ static void print_folded(const struct cprof_dist *a, const struct cprof_dist *b)
 	GPtrArray *keys = g_ptr_array_new();
 	guint i;
 
-	for (i = 0; i < a->entries->len; i++) {
-		const struct cprof_entry *entry = g_ptr_array_index(a->entries, i);
+	for (i = 0; i < a->entries.len; i++) {
+		const struct cprof_entry *entry = a->entries.items[i];
 
 		if (entry->count > 0)
 			g_ptr_array_add(keys, entry->key);
 	}
-	for (i = 0; i < b->entries->len; i++) {
-		const struct cprof_entry *entry = g_ptr_array_index(b->entries, i);
+	for (i = 0; i < b->entries.len; i++) {
+		const struct cprof_entry *entry = b->entries.items[i];
 		const struct cprof_entry *in_a = cprof_dist_find(a, entry->key);
 
 		if (entry->count > 0 && (!in_a || in_a->count == 0))

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
 #include "load.h"
 #include "stats.h"
 #include "svg.h"

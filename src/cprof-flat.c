@@ -4,7 +4,9 @@
 #include <getopt.h>
 #include <stdlib.h>
 
+#include "json.h"
 #include "load.h"
+#include "text.h"
 
 enum { OPT_FOLDED = 512 };
 

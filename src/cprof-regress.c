@@ -12,6 +12,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <glib.h>
+
+#include "json.h"
 #include "load.h"
 #include "stats.h"
 
@@ -140,7 +143,7 @@ static void free_baselines(struct baselines *base)
 static double baseline_dispersion(const struct baselines *base)
 {
 	const struct cprof_dist *merged = base->merged;
-	size_t keys = merged->entries->len + 1, i;
+	size_t keys = merged->entries.len + 1, i;
 	uint64_t *table = cprof_xcalloc(base->count * keys, sizeof(*table));
 	double phi;
 	guint j;
@@ -148,8 +151,8 @@ static double baseline_dispersion(const struct baselines *base)
 	for (i = 0; i < base->count; i++) {
 		uint64_t listed = 0;
 
-		for (j = 0; j < merged->entries->len; j++) {
-			const struct cprof_entry *entry = g_ptr_array_index(merged->entries, j);
+		for (j = 0; j < merged->entries.len; j++) {
+			const struct cprof_entry *entry = merged->entries.items[j];
 			const struct cprof_entry *own = cprof_dist_find(base->dists[i], entry->key);
 
 			table[i * keys + j] = own ? own->count : 0;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
 #include "sched-lp.h"
 
 static void usage(void)

@@ -4,7 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cprof.h"
+#include <glib.h>
+
+#include "dist.h"
+#include "ptrs.h"
+#include "util.h"
 
 static const char *const by_names[] = {
 	[CPROF_BY_FUNCTION] = "function",
@@ -29,7 +33,13 @@ int cprof_by_parse(const char *name)
 	return -1;
 }
 
-static void entry_free(gpointer p)
+/* The key index: a GLib hash table of keys to entries, behind a type of
+ * cprof's own. */
+struct cprof_dist_index {
+	GHashTable *table;
+};
+
+static void entry_free(void *p)
 {
 	struct cprof_entry *entry = p;
 
@@ -43,9 +53,8 @@ struct cprof_dist *cprof_dist_new(enum cprof_by by, bool cum)
 
 	dist->by = by;
 	dist->cum = cum;
-	dist->sources = g_ptr_array_new_with_free_func(free);
-	dist->entries = g_ptr_array_new_with_free_func(entry_free);
-	dist->index = g_hash_table_new(g_str_hash, g_str_equal);
+	dist->index = cprof_xmalloc(sizeof(*dist->index));
+	dist->index->table = g_hash_table_new(g_str_hash, g_str_equal);
 	return dist;
 }
 
@@ -53,27 +62,28 @@ void cprof_dist_free(struct cprof_dist *dist)
 {
 	if (!dist)
 		return;
-	g_hash_table_destroy(dist->index);
-	g_ptr_array_free(dist->entries, TRUE);
-	g_ptr_array_free(dist->sources, TRUE);
+	g_hash_table_destroy(dist->index->table);
+	free(dist->index);
+	cprof_ptrs_clear(&dist->entries, entry_free);
+	cprof_ptrs_clear(&dist->sources, free);
 	free(dist);
 }
 
 struct cprof_entry *cprof_dist_find(const struct cprof_dist *dist, const char *key)
 {
-	return g_hash_table_lookup(dist->index, key);
+	return g_hash_table_lookup(dist->index->table, key);
 }
 
 struct cprof_entry *cprof_dist_add(struct cprof_dist *dist, const char *key, uint64_t count)
 {
-	struct cprof_entry *entry = g_hash_table_lookup(dist->index, key);
+	struct cprof_entry *entry = g_hash_table_lookup(dist->index->table, key);
 
 	if (!entry) {
 		entry = cprof_xmalloc(sizeof(*entry));
 		entry->key = cprof_xstrdup(key);
 		entry->count = 0;
-		g_ptr_array_add(dist->entries, entry);
-		g_hash_table_insert(dist->index, entry->key, entry);
+		cprof_ptrs_add(&dist->entries, entry);
+		g_hash_table_insert(dist->index->table, entry->key, entry);
 		dist->sorted = false;
 	}
 	entry->count += count;
@@ -90,15 +100,15 @@ void cprof_dist_note_input(struct cprof_dist *dist, const char *source, bool has
 		dist->has_period = false;
 	}
 	dist->num_inputs++;
-	g_ptr_array_add(dist->sources, cprof_utf8_sanitize(source, strlen(source), NULL));
+	cprof_ptrs_add(&dist->sources, cprof_utf8_sanitize(source, strlen(source), NULL));
 }
 
 void cprof_dist_merge(struct cprof_dist *into, const struct cprof_dist *from)
 {
 	guint i;
 
-	for (i = 0; i < from->entries->len; i++) {
-		const struct cprof_entry *entry = g_ptr_array_index(from->entries, i);
+	for (i = 0; i < from->entries.len; i++) {
+		const struct cprof_entry *entry = from->entries.items[i];
 
 		cprof_dist_add(into, entry->key, entry->count);
 	}
@@ -119,8 +129,7 @@ void cprof_dist_sort(struct cprof_dist *dist)
 {
 	if (dist->sorted)
 		return;
-	if (dist->entries->len > 1)
-		qsort(dist->entries->pdata, dist->entries->len, sizeof(gpointer), cprof_entry_cmp);
+	cprof_ptrs_sort(&dist->entries, cprof_entry_cmp);
 	dist->sorted = true;
 }
 
@@ -131,7 +140,7 @@ uint64_t cprof_dist_other(const struct cprof_dist *dist)
 
 	if (dist->cum)
 		return 0;
-	for (i = 0; i < dist->entries->len; i++)
-		sum += ((const struct cprof_entry *)g_ptr_array_index(dist->entries, i))->count;
+	for (i = 0; i < dist->entries.len; i++)
+		sum += ((const struct cprof_entry *)dist->entries.items[i])->count;
 	return dist->total > sum ? dist->total - sum : 0;
 }

@@ -3,7 +3,10 @@
 
 #include <string.h>
 
-#include "cprof.h"
+#include "flatjson.h"
+#include "input.h"
+#include "profile.h"
+#include "util.h"
 
 struct reader {
 	struct cprof_input *in;

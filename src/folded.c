@@ -4,7 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cprof.h"
+#include <glib.h>
+
+#include "folded.h"
+#include "input.h"
+#include "profile.h"
+#include "ptrs.h"
+#include "util.h"
 
 /* Splits a folded line at its last run of blanks: frames before it, the
  * count after.  Returns false when there is no count. */
@@ -59,7 +65,25 @@ static bool empty_frame(const char *frames, size_t len)
 	return false;
 }
 
+static int read_lines(struct cprof_input *in, struct cprof_profile *profile, GHashTable *index,
+		      struct cprof_error *err);
+
 int cprof_folded_read(struct cprof_input *in, struct cprof_profile *profile,
+		      struct cprof_error *err)
+{
+	/* frames -> stack, the stacks owned by profile->folded */
+	GHashTable *index = g_hash_table_new(g_str_hash, g_str_equal);
+	int status;
+
+	profile->format = CPROF_FORMAT_FOLDED;
+	status = read_lines(in, profile, index, err);
+	g_hash_table_destroy(index);
+	return status;
+}
+
+/* Reads the lines of cprof_folded_read, each stack summed in its entry of
+ * `index`. */
+static int read_lines(struct cprof_input *in, struct cprof_profile *profile, GHashTable *index,
 		      struct cprof_error *err)
 {
 	unsigned long long line_no = 0;
@@ -68,8 +92,6 @@ int cprof_folded_read(struct cprof_input *in, struct cprof_profile *profile,
 	long long len;
 	bool has_nul;
 
-	profile->format = CPROF_FORMAT_FOLDED;
-	profile->folded = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, free);
 	while ((len = cprof_input_line(in, &line, &has_nul, err)) >= 0) {
 		struct cprof_folded_stack *stack;
 		char digits[24], *frames;
@@ -106,14 +128,15 @@ int cprof_folded_read(struct cprof_input *in, struct cprof_profile *profile,
 		}
 		profile->total += count;
 		frames = cprof_utf8_sanitize(line, frames_len, &profile->replaced_utf8);
-		stack = g_hash_table_lookup(profile->folded, frames);
+		stack = g_hash_table_lookup(index, frames);
 		if (!stack) {
 			size_t n = strlen(frames);
 
 			stack = cprof_xmalloc(sizeof(*stack) + n + 1);
 			stack->count = 0;
 			memcpy(stack->frames, frames, n + 1);
-			g_hash_table_insert(profile->folded, stack->frames, stack);
+			cprof_ptrs_add(&profile->folded, stack);
+			g_hash_table_insert(index, stack->frames, stack);
 		}
 		free(frames);
 		stack->count += count;

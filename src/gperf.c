@@ -11,7 +11,14 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-#include "cprof.h"
+#include <glib.h>
+
+#include "gperf.h"
+#include "input.h"
+#include "maps.h"
+#include "profile.h"
+#include "ptrs.h"
+#include "util.h"
 
 enum {
 	MAX_HEADER_WORDS = 1 << 16, /* gperftools writes 3 */
@@ -236,7 +243,7 @@ static int add_hashed(struct cprof_profile *profile, struct stack_table *table,
 	stack->pcs = stack->storage;
 	slot->hash = stack->hash;
 	slot->stack = stack;
-	g_ptr_array_add(profile->stacks, stack);
+	cprof_ptrs_add(&profile->stacks, stack);
 	if (++table->used > table->mask / 2)
 		table_grow(table);
 	return 0;
@@ -324,7 +331,6 @@ int cprof_gperf_read(struct cprof_input *in, struct cprof_profile *profile,
 	int status = -1;
 
 	profile->format = CPROF_FORMAT_GPERF;
-	profile->stacks = g_ptr_array_new_with_free_func(free);
 	if (read_header(in, profile, &layout, err) < 0)
 		return -1;
 	table_init(&table);

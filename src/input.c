@@ -8,7 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cprof.h"
+#include "input.h"
+#include "util.h"
 
 enum { INPUT_CHUNK = 1 << 20 };
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
 #include "stats.h"
 
 static void set(json_t *object, const char *name, json_t *value)

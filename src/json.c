@@ -5,8 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cprof.h"
+#include "dist.h"
+#include "flatjson.h"
+#include "json.h"
 #include "jsonout.h"
+#include "util.h"
 
 json_t *cprof_json_string(const char *s)
 {
@@ -27,17 +30,17 @@ json_t *cprof_json_flat(struct cprof_dist *dist, size_t top)
 {
 	json_t *root = json_object(), *sources = json_array(), *entries = json_array();
 	uint64_t shown = 0;
-	size_t n = dist->entries->len, i;
+	size_t n = dist->entries.len, i;
 
 	if (!root || !sources || !entries)
 		cprof_die_oom();
 	cprof_dist_sort(dist);
 	if (top > 0 && top < n)
 		n = top;
-	for (i = 0; i < dist->sources->len; i++)
-		json_array_append_new(sources, cprof_json_string(g_ptr_array_index(dist->sources, i)));
+	for (i = 0; i < dist->sources.len; i++)
+		json_array_append_new(sources, cprof_json_string(dist->sources.items[i]));
 	for (i = 0; i < n; i++) {
-		const struct cprof_entry *entry = g_ptr_array_index(dist->entries, i);
+		const struct cprof_entry *entry = dist->entries.items[i];
 		json_t *item = json_object();
 
 		set(item, "key", cprof_json_string(entry->key));

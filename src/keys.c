@@ -5,7 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cprof.h"
+#include <glib.h>
+
+#include "dist.h"
+#include "keys.h"
+#include "maps.h"
+#include "profile.h"
+#include "symbolize.h"
+#include "util.h"
 
 /* What one looked-up address turns into: one name for most keys, the
  * inlined functions (innermost first) for function keys with DWARF. */
@@ -205,10 +212,10 @@ static int gperf_to_dist(struct cprof_profile *profile, const struct cprof_key_o
 		.scratch = g_string_sized_new(256),
 		.stack_key = g_string_sized_new(256),
 	};
-	guint i;
+	size_t i;
 
-	for (i = 0; i < profile->stacks->len; i++)
-		add_stack(&k, g_ptr_array_index(profile->stacks, i), dist);
+	for (i = 0; i < profile->stacks.len; i++)
+		add_stack(&k, profile->stacks.items[i], dist);
 	g_hash_table_destroy(k.cache);
 	g_string_chunk_free(k.strings);
 	g_string_free(k.scratch, TRUE);
@@ -222,41 +229,46 @@ static int cmp_strings(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* Adds `count` to each distinct frame of the folded stack `frames` once
+ * (a --cum key), `names` being scratch space. */
+static void add_each_frame_once(struct cprof_dist *dist, const char *frames, uint64_t count,
+				GPtrArray *names)
+{
+	char *copy = cprof_xstrdup(frames), *frame, *save = NULL;
+	guint i;
+
+	g_ptr_array_set_size(names, 0);
+	for (frame = strtok_r(copy, ";", &save); frame; frame = strtok_r(NULL, ";", &save))
+		g_ptr_array_add(names, frame);
+	if (names->len > 1)
+		qsort(names->pdata, names->len, sizeof(gpointer), cmp_strings);
+	for (i = 0; i < names->len; i++)
+		if (i == 0 || strcmp(names->pdata[i], names->pdata[i - 1]) != 0)
+			cprof_dist_add(dist, names->pdata[i], count);
+	free(copy);
+}
+
 static int folded_to_dist(struct cprof_profile *profile, const struct cprof_key_options *options,
 			  struct cprof_dist *dist, struct cprof_error *err)
 {
-	GHashTableIter iter;
-	gpointer value;
-	GPtrArray *names = g_ptr_array_new();
+	GPtrArray *names;
+	size_t i;
 
 	if (options->by != CPROF_BY_FUNCTION && options->by != CPROF_BY_STACK)
 		return cprof_error_set(err, "folded stacks carry names only: --by=%s needs a "
 					    "gperftools profile (use function or stack)",
 				       cprof_by_name(options->by));
-	g_hash_table_iter_init(&iter, profile->folded);
-	while (g_hash_table_iter_next(&iter, NULL, &value)) {
-		const struct cprof_folded_stack *stack = value;
+	names = g_ptr_array_new();
+	for (i = 0; i < profile->folded.len; i++) {
+		const struct cprof_folded_stack *stack = profile->folded.items[i];
 		const char *leaf = strrchr(stack->frames, ';');
 
-		if (options->by == CPROF_BY_STACK) {
+		if (options->by == CPROF_BY_STACK)
 			cprof_dist_add(dist, stack->frames, stack->count);
-		} else if (!options->cum) {
+		else if (!options->cum)
 			cprof_dist_add(dist, leaf ? leaf + 1 : stack->frames, stack->count);
-		} else {
-			/* Split a copy at ';' and count each distinct frame once. */
-			char *copy = cprof_xstrdup(stack->frames), *frame, *save = NULL;
-			guint i;
-
-			g_ptr_array_set_size(names, 0);
-			for (frame = strtok_r(copy, ";", &save); frame; frame = strtok_r(NULL, ";", &save))
-				g_ptr_array_add(names, frame);
-			if (names->len > 1)
-				qsort(names->pdata, names->len, sizeof(gpointer), cmp_strings);
-			for (i = 0; i < names->len; i++)
-				if (i == 0 || strcmp(names->pdata[i], names->pdata[i - 1]) != 0)
-					cprof_dist_add(dist, names->pdata[i], stack->count);
-			free(copy);
-		}
+		else
+			add_each_frame_once(dist, stack->frames, stack->count, names);
 	}
 	g_ptr_array_free(names, TRUE);
 	return 0;

@@ -4,7 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib.h>
+
 #include "load.h"
+#include "symbolize.h"
 
 void cprof_loader_init(struct cprof_loader *loader)
 {
@@ -12,7 +15,6 @@ void cprof_loader_init(struct cprof_loader *loader)
 	loader->key.by = CPROF_BY_FUNCTION;
 	loader->key.symbolize = true;
 	loader->key.inline_frames = true;
-	loader->symbol_dirs = g_ptr_array_new_with_free_func(free);
 }
 
 bool cprof_loader_option(struct cprof_loader *loader, int opt, const char *arg)
@@ -41,7 +43,7 @@ bool cprof_loader_option(struct cprof_loader *loader, int opt, const char *arg)
 		loader->key.symbolize = false;
 		return true;
 	case CPROF_OPT_SYMBOLS:
-		g_ptr_array_add(loader->symbol_dirs, cprof_xstrdup(arg));
+		cprof_ptrs_add(&loader->symbol_dirs, cprof_xstrdup(arg));
 		return true;
 	default:
 		return false;
@@ -62,11 +64,11 @@ static void start_symbolizer(struct cprof_loader *loader)
 
 		for (d = dirs; *d; d++)
 			if (**d)
-				g_ptr_array_add(loader->symbol_dirs, cprof_xstrdup(*d));
+				cprof_ptrs_add(&loader->symbol_dirs, cprof_xstrdup(*d));
 		g_strfreev(dirs);
 	}
-	options.symbol_dirs = (const char *const *)loader->symbol_dirs->pdata;
-	options.num_symbol_dirs = loader->symbol_dirs->len;
+	options.symbol_dirs = (const char *const *)loader->symbol_dirs.items;
+	options.num_symbol_dirs = loader->symbol_dirs.len;
 	options.binary = loader->binary;
 	options.inline_frames = loader->key.inline_frames;
 	options.lines = loader->key.by == CPROF_BY_LINE;
@@ -112,5 +114,5 @@ void cprof_loader_check_operands(const char *const *names, int count)
 void cprof_loader_free(struct cprof_loader *loader)
 {
 	cprof_symbolizer_free(loader->key.symbolizer);
-	g_ptr_array_free(loader->symbol_dirs, TRUE);
+	cprof_ptrs_clear(&loader->symbol_dirs, free);
 }

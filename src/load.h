@@ -4,7 +4,10 @@
 
 #include <getopt.h>
 
-#include "cprof.h"
+#include "dist.h"
+#include "keys.h"
+#include "ptrs.h"
+#include "util.h"
 
 enum {
 	CPROF_OPT_BY = 256,
@@ -38,7 +41,7 @@ enum {
 /* How a program turns its operands into distributions. */
 struct cprof_loader {
 	struct cprof_key_options key;
-	GPtrArray *symbol_dirs;        /* char *, owned */
+	struct cprof_ptrs symbol_dirs; /* char *, owned */
 	const char *binary;
 };
 

@@ -4,7 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cprof.h"
+#include <glib.h>
+
+#include "maps.h"
+#include "util.h"
 
 static bool is_space(char c)
 {

@@ -4,7 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cprof.h"
+#include "dist.h"
+#include "flatjson.h"
+#include "folded.h"
+#include "gperf.h"
+#include "input.h"
+#include "maps.h"
+#include "profile.h"
+#include "ptrs.h"
+#include "util.h"
 
 /* How far into a text input the first non-blank line is looked for. */
 enum { SNIFF_BYTES = 1 << 16 };
@@ -76,10 +84,8 @@ void cprof_profile_free(struct cprof_profile *profile)
 {
 	if (!profile)
 		return;
-	if (profile->stacks)
-		g_ptr_array_free(profile->stacks, TRUE);
-	if (profile->folded)
-		g_hash_table_destroy(profile->folded);
+	cprof_ptrs_clear(&profile->stacks, free);
+	cprof_ptrs_clear(&profile->folded, free);
 	cprof_maps_clear(&profile->maps);
 	cprof_dist_free(profile->flat);
 	free(profile);

@@ -9,7 +9,9 @@
 #ifndef CPROF_SCHED_LP_H
 #define CPROF_SCHED_LP_H
 
-#include "cprof.h"
+#include <jansson.h>
+
+#include "util.h"
 
 enum cprof_sched_status {
 	CPROF_SCHED_UNSOLVED,

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input.h"
 #include "sched-int.h"
 
 /* Reading. */

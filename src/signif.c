@@ -15,9 +15,11 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
-#include "cprof.h"
+#include <glib.h>
+
 #include "signif.h"
 #include "sum.h"
+#include "util.h"
 
 /* The fewest expected samples a cell of a chi-squared table may hold
  * before it is pooled with the other sparse ones. */

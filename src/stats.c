@@ -12,6 +12,8 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include <glib.h>
+
 #include "stats.h"
 #include "sum.h"
 
@@ -142,10 +144,10 @@ int cprof_entropy_compute(struct cprof_dist *dist, enum cprof_base base, struct 
 	/* In flat order, so that the sum is the same whatever order the
 	 * entries were read in. */
 	cprof_dist_sort(dist);
-	counts = cprof_xcalloc(dist->entries->len + 1, sizeof(*counts));
-	for (i = 0; i < dist->entries->len; i++)
-		counts[i] = ((const struct cprof_entry *)g_ptr_array_index(dist->entries, i))->count;
-	cprof_entropy_of_counts(counts, dist->entries->len, dist->total, base, out);
+	counts = cprof_xcalloc(dist->entries.len + 1, sizeof(*counts));
+	for (i = 0; i < dist->entries.len; i++)
+		counts[i] = ((const struct cprof_entry *)dist->entries.items[i])->count;
+	cprof_entropy_of_counts(counts, dist->entries.len, dist->total, base, out);
 	free(counts);
 	return 0;
 }
@@ -200,8 +202,8 @@ static void pick_top(struct picking *picking, const struct cprof_dist *dist, siz
 	size_t taken = 0;
 	guint i;
 
-	for (i = 0; i < dist->entries->len && (k == 0 || taken < k); i++) {
-		const struct cprof_entry *entry = g_ptr_array_index(dist->entries, i);
+	for (i = 0; i < dist->entries.len && (k == 0 || taken < k); i++) {
+		const struct cprof_entry *entry = dist->entries.items[i];
 
 		/* Sorted by count: the rest have no samples either. */
 		if (entry->count == 0)
@@ -400,15 +402,15 @@ static void gather_keys(struct cprof_judgement *j, const struct cprof_dist *a,
 	bool a_truncated = cprof_dist_other(a) > 0, b_truncated = cprof_dist_other(b) > 0;
 	guint i;
 
-	j->keys = cprof_xcalloc(a->entries->len + b->entries->len + 1, sizeof(*j->keys));
-	for (i = 0; i < a->entries->len; i++) {
-		const struct cprof_entry *entry = g_ptr_array_index(a->entries, i);
+	j->keys = cprof_xcalloc(a->entries.len + b->entries.len + 1, sizeof(*j->keys));
+	for (i = 0; i < a->entries.len; i++) {
+		const struct cprof_entry *entry = a->entries.items[i];
 
 		if (entry->count > 0)
 			j->keys[j->count++] = entry->key;
 	}
-	for (i = 0; i < b->entries->len; i++) {
-		const struct cprof_entry *entry = g_ptr_array_index(b->entries, i);
+	for (i = 0; i < b->entries.len; i++) {
+		const struct cprof_entry *entry = b->entries.items[i];
 
 		if (entry->count > 0 && count_in(a, entry->key) == 0)
 			j->keys[j->count++] = entry->key;

@@ -13,8 +13,11 @@
 /* What the metrics link, for cprof_set_libraries. */
 #define CPROF_METRICS_LIBRARIES "GSL"
 
-#include "cprof.h"
+#include <jansson.h>
+
+#include "dist.h"
 #include "signif.h"
+#include "util.h"
 
 /* stats.c */
 

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cprof.h"
 #include "svg.h"
+#include "util.h"
 
 enum {
 	FONT = 12,             /* names, values, ticks, legend */

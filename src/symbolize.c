@@ -19,7 +19,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cprof.h"
+#include <glib.h>
+
+#include "maps.h"
+#include "symbolize.h"
+#include "util.h"
 
 /* From libstdc++ (cxxabi.h is C++ only). */
 extern char *__cxa_demangle(const char *mangled, char *buffer, size_t *length, int *status);

@@ -2,13 +2,15 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
-#include "cprof.h"
+#include "dist.h"
+#include "text.h"
 
 void cprof_text_flat(struct cprof_dist *dist, size_t top)
 {
-	size_t n = dist->entries->len, i;
+	size_t n = dist->entries.len, i;
 	uint64_t shown = 0;
 	double total = (double)dist->total;
 
@@ -21,7 +23,7 @@ void cprof_text_flat(struct cprof_dist *dist, size_t top)
 		printf(", period %" PRIu64 " us", dist->period_us);
 	printf("\n%12s %8s %8s  %s\n", "count", "p%", "sum%", "key");
 	for (i = 0; i < n; i++) {
-		const struct cprof_entry *entry = g_ptr_array_index(dist->entries, i);
+		const struct cprof_entry *entry = dist->entries.items[i];
 		double p = total > 0 ? 100.0 * (double)entry->count / total : 0.0;
 
 		shown += entry->count;
@@ -38,13 +40,13 @@ void cprof_text_flat(struct cprof_dist *dist, size_t top)
 
 void cprof_folded_flat(struct cprof_dist *dist, size_t top)
 {
-	size_t n = dist->entries->len, i;
+	size_t n = dist->entries.len, i;
 
 	cprof_dist_sort(dist);
 	if (top > 0 && top < n)
 		n = top;
 	for (i = 0; i < n; i++) {
-		const struct cprof_entry *entry = g_ptr_array_index(dist->entries, i);
+		const struct cprof_entry *entry = dist->entries.items[i];
 
 		printf("%s %" PRIu64 "\n", entry->key, entry->count);
 	}

@@ -11,8 +11,9 @@
 #include <unistd.h>
 
 #include <glib.h>
+#include <jansson.h>
 
-#include "cprof.h"
+#include "util.h"
 
 const char *cprof_progname = "cprof";
 

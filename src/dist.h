@@ -1,0 +1,76 @@
+/* dist.h: the flat distribution: counts per key, merged, sorted. */
+#ifndef CPROF_DIST_H
+#define CPROF_DIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ptrs.h"
+
+enum cprof_by {
+	CPROF_BY_FUNCTION,
+	CPROF_BY_DSO,
+	CPROF_BY_LINE,
+	CPROF_BY_ADDRESS,
+	CPROF_BY_STACK,
+};
+
+/* The name of a --by value, and back; -1 for an unknown name. */
+const char *cprof_by_name(enum cprof_by by);
+int cprof_by_parse(const char *name);
+
+struct cprof_dist_index;
+
+struct cprof_entry {
+	char *key;             /* owned, valid UTF-8 */
+	uint64_t count;
+};
+
+/* A flat distribution: counts per key, the total of samples (which may
+ * exceed the sum of the counts when a truncated flat was read), and where
+ * it came from. */
+struct cprof_dist {
+	enum cprof_by by;
+	bool cum;
+	uint64_t total;
+	bool has_period;       /* every input agreed on period_us */
+	uint64_t period_us;
+	size_t num_inputs;     /* inputs merged in */
+	struct cprof_ptrs sources;     /* char *, owned */
+	struct cprof_ptrs entries;     /* struct cprof_entry *, owned */
+	struct cprof_dist_index *index; /* key -> entry, private to dist.c */
+	bool sorted;
+};
+
+/* Returns an empty distribution; free it with cprof_dist_free. */
+struct cprof_dist *cprof_dist_new(enum cprof_by by, bool cum);
+
+/* Frees a distribution; accepts NULL. */
+void cprof_dist_free(struct cprof_dist *dist);
+
+/* Adds `count` samples to `key` (copied when new; must be valid UTF-8). */
+struct cprof_entry *cprof_dist_add(struct cprof_dist *dist, const char *key, uint64_t count);
+
+/* Returns the entry of `key`, or NULL. */
+struct cprof_entry *cprof_dist_find(const struct cprof_dist *dist, const char *key);
+
+/* Records one more input's name (kept valid UTF-8, bad bytes replaced by
+ * U+FFFD) and sampling period (has_period false when the input has none). */
+void cprof_dist_note_input(struct cprof_dist *dist, const char *source, bool has_period,
+			   uint64_t period_us);
+
+/* Adds every count and the total of `from` into `into`. */
+void cprof_dist_merge(struct cprof_dist *into, const struct cprof_dist *from);
+
+/* Sorts the entries by count descending, then key ascending (bytewise). */
+void cprof_dist_sort(struct cprof_dist *dist);
+
+/* The samples of a distribution outside its entries (a flat truncated with
+ * --top); 0 for a cumulative one. */
+uint64_t cprof_dist_other(const struct cprof_dist *dist);
+
+/* Orders entries as cprof_dist_sort does, for qsort over entry pointers. */
+int cprof_entry_cmp(const void *a, const void *b);
+
+#endif

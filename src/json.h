@@ -1,0 +1,23 @@
+/* json.h: the JSON of a flat distribution, and JSON printing. */
+#ifndef CPROF_JSON_H
+#define CPROF_JSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "dist.h"
+#include "util.h"
+
+/* The JSON object of a flat distribution, sorted, with at most `top`
+ * entries (0: all). */
+json_t *cprof_json_flat(struct cprof_dist *dist, size_t top);
+
+/* Prints `root` on standard output, pretty or on one line, and frees it. */
+void cprof_json_print(json_t *root, bool compact);
+
+/* A JSON string from a C string that is valid UTF-8; dies on exhaustion. */
+json_t *cprof_json_string(const char *s);
+
+#endif

@@ -1,0 +1,45 @@
+/* maps.h: the mapped-objects text of a gperftools profile (/proc/maps lines). */
+#ifndef CPROF_MAPS_H
+#define CPROF_MAPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One executable mapping from the mapped-objects text. */
+struct cprof_mapping {
+	uint64_t start;        /* first address */
+	uint64_t end;          /* one past the last */
+	uint64_t offset;       /* file offset of `start` */
+	char *path;            /* owned, valid UTF-8; "" for an anonymous mapping */
+	const char *basename;  /* points into path; a bracketed path whole */
+	char *file;            /* the path's bytes as the profile has them, to
+				* open the file by: == path when it is valid
+				* UTF-8, else owned */
+};
+
+struct cprof_maps {
+	struct cprof_mapping *mappings; /* sorted by start */
+	size_t count;
+	size_t cap;
+	char *build;           /* the last build= path, owned */
+	char *main_path;       /* the main executable's file, or NULL; owned */
+	bool replaced_utf8;    /* a path was not valid UTF-8 (see mappings) */
+};
+
+/* Parses one line of the mapped-objects text into `maps`; lines it does not
+ * recognize are ignored. */
+void cprof_maps_add_line(struct cprof_maps *maps, const char *line, size_t len);
+
+/* Sorts the mappings once all lines are in, and picks the main executable
+ * as pprof does: the first mapping with a path that is neither a shared
+ * object (*.so*) nor bracketed ([vdso]). */
+void cprof_maps_finish(struct cprof_maps *maps);
+
+/* Returns the mapping holding `addr`, or NULL. */
+const struct cprof_mapping *cprof_maps_find(const struct cprof_maps *maps, uint64_t addr);
+
+/* Frees what `maps` holds; the struct itself is the caller's. */
+void cprof_maps_clear(struct cprof_maps *maps);
+
+#endif
