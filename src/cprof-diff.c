@@ -18,8 +18,8 @@ static void usage(void)
 {
 	printf("usage: %s [-chtV] [--svg | --folded] [-k N] [--keys union|a] [--alpha A]\n"
 	       "       [--min-effect E] [--dispersion PHI] [--fail-different] [--fail-above T]\n"
-	       "       [--by=KEY] [--cum] [--no-symbolize] [--no-inline] [--symbols DIR]\n"
-	       "       [--binary FILE] A B\n"
+	       "       [--by=KEY] [--cum] [--sample-index=N|NAME] [--no-symbolize]\n"
+	       "       [--no-inline] [--symbols DIR] [--binary FILE] A B\n"
 	       "Print the Manhattan distance of the top-k entries of two profiles, and\n"
 	       "whether they differ by more than sampling explains.\n"
 	       "  -k N            compare the top N keys (default 10; 0: every key)\n"
@@ -29,6 +29,7 @@ static void usage(void)
 	       "  --fail-different  exit 1 when the verdict is different\n"
 	       "  --fail-above T  exit 1 when the distance is above T\n"
 	       CPROF_LOAD_BY_HELP
+	       CPROF_LOAD_SAMPLE_INDEX_HELP
 	       "  --cum           count each key once in every sample holding it\n"
 	       "  -c, --compact   JSON on one line;  -t, --text  a table instead of JSON\n"
 	       "  --svg           an SVG chart;  --folded  KEY COUNT_A COUNT_B lines, every key\n"

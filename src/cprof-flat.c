@@ -14,9 +14,11 @@ static void usage(int status)
 
 	fprintf(out,
 		"usage: %s [-chtV] [--by=KEY] [--cum] [-n N] [--folded]\n"
-		"       [--no-symbolize] [--no-inline] [--symbols DIR] [--binary FILE] [FILE ...]\n"
+		"       [--sample-index=N|NAME] [--no-symbolize] [--no-inline] [--symbols DIR]\n"
+		"       [--binary FILE] [FILE ...]\n"
 		"Print the flat normalized distribution of CPU profiles as JSON.\n"
 		CPROF_LOAD_BY_HELP
+		CPROF_LOAD_SAMPLE_INDEX_HELP
 		"  --cum           count each key once in every sample holding it\n"
 		"  -n, --top N     keep the first N entries\n"
 		"  -c, --compact   JSON on one line\n"

@@ -23,8 +23,8 @@ static void usage(void)
 {
 	printf("usage: %s [-chqV] [--rule test|distance] [--alpha A] [--min-effect E]\n"
 	       "       [--factor F] [--margin M] [-k N] [--keys union|a] [--by=KEY] [--cum]\n"
-	       "       [--no-symbolize] [--no-inline] [--symbols DIR] [--binary FILE]\n"
-	       "       BASELINE_DIR CANDIDATE\n"
+	       "       [--sample-index=N|NAME] [--no-symbolize] [--no-inline] [--symbols DIR]\n"
+	       "       [--binary FILE] BASELINE_DIR CANDIDATE\n"
 	       "Fail (exit 1) when CANDIDATE differs from the merged profiles of BASELINE_DIR\n"
 	       "by more than their own noise explains.\n"
 	       "  --rule R        test (the default: per-key tests with the dispersion of the\n"
@@ -35,6 +35,7 @@ static void usage(void)
 	       "  -k N            compare the top N keys (default 10; 0: every key)\n"
 	       "  --keys K        union (the default) or a (the top N of the baseline)\n"
 	       CPROF_LOAD_BY_HELP
+	       CPROF_LOAD_SAMPLE_INDEX_HELP
 	       "  --cum           count each key once in every sample holding it\n"
 	       "  -c, --compact   JSON on one line\n"
 	       "  -q, --quiet     no report on standard error\n"

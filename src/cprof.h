@@ -2,7 +2,8 @@
  *
  * Data flows input -> profile -> dist -> metric -> JSON:
  *   input.c      buffered reading of a file operand or standard input
- *   profile.c    format detection; gperf.c, folded.c, flatjson.c the readers
+ *   profile.c    format detection; gperf.c, folded.c, flatjson.c, proto.c
+ *                (profile.proto) and heap.c (gperftools heap) the readers
  *   maps.c       the mapped-objects text of a gperftools profile
  *   keys.c       turning the PCs or frames of a profile into keys
  *   symbolize.c  PCs to function and line names
@@ -29,7 +30,7 @@ enum { EXIT_OK = 0, EXIT_VERDICT = 1, EXIT_TROUBLE = 2 };
 #define CPROF_SCHEMA_VERSION 1
 
 /* What the readers link beyond GLib and jansson, for cprof_set_libraries. */
-#define CPROF_READ_LIBRARIES "elfutils xxHash"
+#define CPROF_READ_LIBRARIES "elfutils xxHash protobuf-c zlib"
 
 /* util.c */
 
@@ -218,6 +219,8 @@ enum cprof_format {
 	CPROF_FORMAT_GPERF,    /* gperftools binary CPU profile */
 	CPROF_FORMAT_FOLDED,   /* folded stacks */
 	CPROF_FORMAT_FLAT,     /* cprof flat JSON */
+	CPROF_FORMAT_PPROF,    /* pprof's profile.proto (proto.h) */
+	CPROF_FORMAT_HEAP,     /* gperftools heap profile, legacy text (heap.h) */
 };
 
 /* A distinct call chain of a binary profile and its summed count. */
@@ -251,12 +254,25 @@ struct cprof_profile {
 	struct cprof_maps maps;
 	struct cprof_dist *flat;       /* flat JSON */
 	bool replaced_utf8;    /* names were not valid UTF-8 */
+	char *sample_type;     /* "TYPE/UNIT" of the counts, owned; NULL: samples/count */
+	bool exact_pcs;        /* no PC is a return address: none is looked up at PC-1 */
+	struct cprof_locations *locations; /* profile.proto: stacks hold their indexes */
+};
+
+/* The options of reading an input beyond its name. */
+struct cprof_read_options {
+	const char *sample_index;      /* --sample-index N|NAME, or NULL: the default */
 };
 
 /* Reads the input `name` ("-" is standard input), detecting its format by
  * content.  Returns a profile the caller frees with cprof_profile_free, or
  * NULL with `err` set. */
 struct cprof_profile *cprof_profile_read(const char *name, struct cprof_error *err);
+
+/* cprof_profile_read with `options` (NULL: the defaults). */
+struct cprof_profile *cprof_profile_read_with(const char *name,
+					      const struct cprof_read_options *options,
+					      struct cprof_error *err);
 
 /* Frees a profile; accepts NULL. */
 void cprof_profile_free(struct cprof_profile *profile);
@@ -310,6 +326,7 @@ struct cprof_dist {
 	GPtrArray *entries;    /* struct cprof_entry *, owned */
 	GHashTable *index;     /* key -> struct cprof_entry * */
 	bool sorted;
+	char *sample_type;     /* "TYPE/UNIT" of the counts, owned; NULL: samples/count */
 };
 
 /* Returns an empty distribution; free it with cprof_dist_free. */
@@ -328,6 +345,21 @@ struct cprof_entry *cprof_dist_find(const struct cprof_dist *dist, const char *k
  * U+FFFD) and sampling period (has_period false when the input has none). */
 void cprof_dist_note_input(struct cprof_dist *dist, const char *source, bool has_period,
 			   uint64_t period_us);
+
+/* The "TYPE/UNIT" of a distribution's counts ("samples/count" unless an
+ * input said otherwise). */
+const char *cprof_dist_sample_type(const struct cprof_dist *dist);
+
+/* Records the sample type of one more input (NULL: samples/count): the
+ * first sets it; returns -1 with `err` set when another differs. */
+int cprof_dist_note_sample_type(struct cprof_dist *dist, const char *sample_type,
+				struct cprof_error *err);
+
+/* How many units of a distribution's counts one sample is: 1 for
+ * samples/count, the period for a time unit (nanoseconds, microseconds,
+ * milliseconds, seconds) when period_us is known; 0 when the counts are
+ * not samples (bytes, objects, a time without a period). */
+double cprof_dist_units_per_sample(const struct cprof_dist *dist);
 
 /* Adds every count and the total of `from` into `into`. */
 void cprof_dist_merge(struct cprof_dist *into, const struct cprof_dist *from);

@@ -56,7 +56,50 @@ void cprof_dist_free(struct cprof_dist *dist)
 	g_hash_table_destroy(dist->index);
 	g_ptr_array_free(dist->entries, TRUE);
 	g_ptr_array_free(dist->sources, TRUE);
+	free(dist->sample_type);
 	free(dist);
+}
+
+const char *cprof_dist_sample_type(const struct cprof_dist *dist)
+{
+	return dist->sample_type ? dist->sample_type : "samples/count";
+}
+
+int cprof_dist_note_sample_type(struct cprof_dist *dist, const char *sample_type,
+				struct cprof_error *err)
+{
+	const char *type = sample_type ? sample_type : "samples/count";
+
+	if (dist->num_inputs > 1 || dist->sample_type) {
+		if (strcmp(cprof_dist_sample_type(dist), type) != 0)
+			return cprof_error_set(err, "sample type %s differs from %s of the inputs "
+						    "before it", type, cprof_dist_sample_type(dist));
+		return 0;
+	}
+	dist->sample_type = cprof_xstrdup(type);
+	return 0;
+}
+
+double cprof_dist_units_per_sample(const struct cprof_dist *dist)
+{
+	static const struct {
+		const char *unit;
+		double per_us;
+	} times[] = {
+		{ "nanoseconds", 1e3 }, { "microseconds", 1 }, { "milliseconds", 1e-3 },
+		{ "seconds", 1e-6 },
+	};
+	const char *type = cprof_dist_sample_type(dist), *unit = strrchr(type, '/');
+	size_t i;
+
+	if (strcmp(type, "samples/count") == 0)
+		return 1;
+	if (!unit || !dist->has_period || dist->period_us == 0)
+		return 0;
+	for (i = 0; i < G_N_ELEMENTS(times); i++)
+		if (strcmp(unit + 1, times[i].unit) == 0)
+			return (double)dist->period_us * times[i].per_us;
+	return 0;
 }
 
 struct cprof_entry *cprof_dist_find(const struct cprof_dist *dist, const char *key)

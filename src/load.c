@@ -43,6 +43,11 @@ bool cprof_loader_option(struct cprof_loader *loader, int opt, const char *arg)
 	case CPROF_OPT_SYMBOLS:
 		g_ptr_array_add(loader->symbol_dirs, cprof_xstrdup(arg));
 		return true;
+	case CPROF_OPT_SAMPLE_INDEX:
+		if (!*arg)
+			cprof_die("--sample-index: empty (a number or a sample type's name)");
+		loader->read.sample_index = arg;
+		return true;
 	default:
 		return false;
 	}
@@ -77,13 +82,21 @@ void cprof_loader_read(struct cprof_loader *loader, const char *name, struct cpr
 {
 	struct cprof_error err = { { 0 }, 0 };
 	struct cprof_profile *profile;
+	const char *type;
 
-	profile = cprof_profile_read(name, &err);
+	profile = cprof_profile_read_with(name, &loader->read, &err);
 	if (!profile)
 		cprof_die_input(name, &err);
 	if (profile->replaced_utf8)
 		cprof_warn("%s: names that are not valid UTF-8 were replaced by U+FFFD", name);
-	if (profile->format == CPROF_FORMAT_GPERF &&
+	type = profile->format == CPROF_FORMAT_FLAT ? cprof_dist_sample_type(profile->flat) :
+	       profile->sample_type ? profile->sample_type : "samples/count";
+	if (!loader->sample_type)
+		loader->sample_type = cprof_xstrdup(type);
+	else if (strcmp(loader->sample_type, type) != 0)
+		cprof_die("%s: sample type %s differs from %s of the input before it", name, type,
+			  loader->sample_type);
+	if (profile->format != CPROF_FORMAT_FOLDED && profile->format != CPROF_FORMAT_FLAT &&
 	    (loader->key.by == CPROF_BY_FUNCTION || loader->key.by == CPROF_BY_LINE ||
 	     loader->key.by == CPROF_BY_STACK))
 		start_symbolizer(loader);
@@ -92,6 +105,8 @@ void cprof_loader_read(struct cprof_loader *loader, const char *name, struct cpr
 	if (cprof_profile_to_dist(profile, &loader->key, *dist, &err) < 0)
 		cprof_die_input(name, &err);
 	cprof_dist_note_input(*dist, name, profile->has_period, profile->period_us);
+	if (cprof_dist_note_sample_type(*dist, type, &err) < 0)
+		cprof_die_input(name, &err);
 	cprof_profile_free(profile);
 }
 
@@ -112,5 +127,6 @@ void cprof_loader_check_operands(const char *const *names, int count)
 void cprof_loader_free(struct cprof_loader *loader)
 {
 	cprof_symbolizer_free(loader->key.symbolizer);
+	free(loader->sample_type);
 	g_ptr_array_free(loader->symbol_dirs, TRUE);
 }
