@@ -39,9 +39,13 @@ static void usage(void)
 	exit(cprof_finish_output(EXIT_OK));
 }
 
-static void print_side(const char *name, const char *source, uint64_t total, const double *entropy)
+static void print_side(const char *name, const char *source, const struct cprof_dist *dist,
+		       const double *entropy)
 {
-	printf("%s: %s, %" PRIu64 " samples, ", name, source, total);
+	const char *type = cprof_dist_sample_type(dist);
+
+	printf("%s: %s, %" PRIu64 " %s, ", name, source, dist->total,
+	       strcmp(type, "samples/count") == 0 ? "samples" : type);
 	if (entropy)
 		printf("entropy %.6f bits\n", *entropy);
 	else
@@ -86,8 +90,8 @@ static void print_text(const char *const sources[2], const struct cprof_dist *a,
 {
 	size_t i;
 
-	print_side("a", sources[0], a->total, entropy_a);
-	print_side("b", sources[1], b->total, entropy_b);
+	print_side("a", sources[0], a, entropy_a);
+	print_side("b", sources[1], b, entropy_b);
 	printf("by %s%s, ", cprof_by_name(a->by), a->cum ? " (cum)" : "");
 	if (k == 0)
 		printf("every key of %s", keys == CPROF_KEYS_A ? "a" : "a and b");
@@ -330,6 +334,9 @@ int main(int argc, char **argv)
 	warn_unknown(sources[1], b, shown->unknown_b);
 	judgement = cprof_judge(a, b, shown, folded ? 0 : k, folded ? CPROF_KEYS_UNION : keys,
 				&signif);
+	if (fail_different && !judgement->signif)
+		cprof_die("--fail-different: the counts are %s, not samples of a known period: "
+			  "there is no verdict", cprof_dist_sample_type(a));
 	cprof_warnings_print(&judgement->warnings);
 	if (text)
 		print_text(sources, a, b, k, keys, diff, entropy_a, entropy_b, judgement);

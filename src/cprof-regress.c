@@ -219,8 +219,8 @@ static void report_keys(const struct cprof_judgement *j, const struct cprof_dist
 		if (!j->signif->keys[i].significant)
 			continue;
 		moved[n].key = j->keys[i];
-		moved[n].delta = (double)j->pairs[i].count_b / (double)b->total -
-				 (double)j->pairs[i].count_a / (double)a->total;
+		moved[n].delta = (double)j->pairs[i].count_b / (double)j->total_b -
+				 (double)j->pairs[i].count_a / (double)j->total_a;
 		moved[n++].signif = &j->signif->keys[i];
 	}
 	qsort(moved, n, sizeof(*moved), moved_cmp);
@@ -283,6 +283,8 @@ static void report(const struct check *c, const struct settings *settings)
 /* Reads the baselines and the candidate, and judges them. */
 static void run_check(struct check *c, struct cprof_loader *loader, struct settings *settings)
 {
+	double units;
+
 	list_baselines(c->dir, &c->base);
 	read_baselines(loader, &c->base);
 	cprof_loader_read(loader, c->candidate, &c->dist);
@@ -291,8 +293,16 @@ static void run_check(struct check *c, struct cprof_loader *loader, struct setti
 	if (c->base.merged->cum && settings->rule == RULE_TEST)
 		cprof_die("--rule test: a --cum difference has no verdict (a sample counts in many "
 			  "keys); use --rule distance");
+	units = cprof_dist_units_per_sample(c->base.merged);
+	if (settings->rule == RULE_TEST && units == 0)
+		cprof_die("--rule test: the counts are %s, not samples of a known period: there is "
+			  "no verdict; use --rule distance", cprof_dist_sample_type(c->base.merged));
+	/* Pearson's X^2 grows with the unit of the counts: per sample, it is
+	 * X^2 / units. */
 	if (!c->base.merged->cum)
-		settings->signif.dispersion = baseline_dispersion(&c->base);
+		settings->signif.dispersion = units > 1 ?
+			fmax(1.0, baseline_dispersion(&c->base) / units) :
+			baseline_dispersion(&c->base);
 	c->diff = cprof_diff_compute(c->base.merged, c->dist, settings->k, settings->keys);
 	c->judgement = cprof_judge(c->base.merged, c->dist, c->diff, settings->k, settings->keys,
 				   &settings->signif);
