@@ -323,6 +323,11 @@ int main(int argc, char **argv)
 	if (fail_different && a->cum)
 		cprof_die("--fail-different: a --cum difference has no verdict (a sample counts "
 			  "in many keys)");
+	/* As cprof_judge decides: counts that are not samples are not tested. */
+	if (fail_different && (cprof_dist_units_per_sample(a) == 0 ||
+			       cprof_dist_units_per_sample(a) != cprof_dist_units_per_sample(b)))
+		cprof_die("--fail-different: the counts are %s, not samples of a known period: "
+			  "there is no verdict", cprof_dist_sample_type(a));
 
 	diff = cprof_diff_compute(a, b, k, keys);
 	/* --folded prints every key: its warnings are of every key, while
@@ -334,9 +339,6 @@ int main(int argc, char **argv)
 	warn_unknown(sources[1], b, shown->unknown_b);
 	judgement = cprof_judge(a, b, shown, folded ? 0 : k, folded ? CPROF_KEYS_UNION : keys,
 				&signif);
-	if (fail_different && !judgement->signif)
-		cprof_die("--fail-different: the counts are %s, not samples of a known period: "
-			  "there is no verdict", cprof_dist_sample_type(a));
 	cprof_warnings_print(&judgement->warnings);
 	if (text)
 		print_text(sources, a, b, k, keys, diff, entropy_a, entropy_b, judgement);
