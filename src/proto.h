@@ -44,4 +44,10 @@ int cprof_sample_index_pick(const char *const *types, const char *const *units, 
 			    const char *default_type, const char *request,
 			    struct cprof_error *err);
 
+/* Writes `dist` onto `out` as gzip-compressed profile.proto: a sample per
+ * key (a --by=stack key split into its frames), of its count, with the
+ * dist's sample type and period.  Returns 0, or -1 with `err` set (a --cum
+ * distribution). */
+int cprof_pprof_write(FILE *out, struct cprof_dist *dist, struct cprof_error *err);
+
 #endif
