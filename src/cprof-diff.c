@@ -18,8 +18,8 @@ static void usage(void)
 {
 	printf("usage: %s [-chtV] [--svg | --folded] [-k N] [--keys union|a] [--alpha A]\n"
 	       "       [--min-effect E] [--dispersion PHI] [--fail-different] [--fail-above T]\n"
-	       "       [--by=KEY] [--cum] [--sample-index=N|NAME] [--no-symbolize]\n"
-	       "       [--no-inline] [--symbols DIR] [--binary FILE] A B\n"
+	       "       [--by=KEY] [--cum] [--sample-index=N|NAME] [--no-symbolize] [--no-inline]\n"
+	       "       [--symbols DIR] [--binary FILE] [--tag-filter NAME=VALUE] A B\n"
 	       "Print the Manhattan distance of the top-k entries of two profiles, and\n"
 	       "whether they differ by more than sampling explains.\n"
 	       "  -k N            compare the top N keys (default 10; 0: every key)\n"

@@ -17,7 +17,7 @@ static void usage(void)
 {
 	printf("usage: %s [-chtV] [--svg] [--base 2|e|10] [--by=KEY]\n"
 	       "       [--sample-index=N|NAME] [--no-symbolize] [--no-inline] [--symbols DIR]\n"
-	       "       [--binary FILE] [FILE ...]\n"
+	       "       [--binary FILE] [--tag-filter NAME=VALUE] [FILE ...]\n"
 	       "Print the Shannon entropy of each profile, and its stability over several.\n"
 	       "  --base B        2 (bits, the default), e (nats) or 10 (hartleys)\n"
 	       CPROF_LOAD_BY_HELP

@@ -17,7 +17,7 @@ static void usage(int status)
 	fprintf(out,
 		"usage: %s [-chtV] [--by=KEY] [--cum] [-n N] [--folded | --pprof]\n"
 		"       [--sample-index=N|NAME] [--no-symbolize] [--no-inline] [--symbols DIR]\n"
-		"       [--binary FILE] [FILE ...]\n"
+		"       [--binary FILE] [--tag-filter NAME=VALUE] [FILE ...]\n"
 		"Print the flat normalized distribution of CPU profiles as JSON.\n"
 		CPROF_LOAD_BY_HELP
 		CPROF_LOAD_SAMPLE_INDEX_HELP

@@ -24,14 +24,13 @@ static void usage(void)
 	printf("usage: %s [-chqV] [--rule test|distance] [--alpha A] [--min-effect E]\n"
 	       "       [--factor F] [--margin M] [-k N] [--keys union|a] [--by=KEY] [--cum]\n"
 	       "       [--sample-index=N|NAME] [--no-symbolize] [--no-inline] [--symbols DIR]\n"
-	       "       [--binary FILE] BASELINE_DIR CANDIDATE\n"
+	       "       [--binary FILE] [--tag-filter NAME=VALUE] BASELINE_DIR CANDIDATE\n"
 	       "Fail (exit 1) when CANDIDATE differs from the merged profiles of BASELINE_DIR\n"
 	       "by more than their own noise explains.\n"
 	       "  --rule R        test (the default: per-key tests with the dispersion of the\n"
 	       "                  baselines) or distance (FACTOR x noise + MARGIN)\n"
 	       CPROF_SIGNIF_HELP
-	       "  --factor F      distance rule: times the noise the candidate may move (2)\n"
-	       "  --margin M      distance rule: an allowance added to the threshold (0.02)\n"
+	       "  --factor F, --margin M  distance rule: the threshold F x noise + M (2, 0.02)\n"
 	       "  -k N            compare the top N keys (default 10; 0: every key)\n"
 	       "  --keys K        union (the default) or a (the top N of the baseline)\n"
 	       CPROF_LOAD_BY_HELP

@@ -257,11 +257,15 @@ struct cprof_profile {
 	char *sample_type;     /* "TYPE/UNIT" of the counts, owned; NULL: samples/count */
 	bool exact_pcs;        /* no PC is a return address: none is looked up at PC-1 */
 	struct cprof_locations *locations; /* profile.proto: stacks hold their indexes */
+	const char **labels;   /* --by=label:KEY: the key of stacks[i] (g_free the array) */
 };
 
 /* The options of reading an input beyond its name. */
 struct cprof_read_options {
 	const char *sample_index;      /* --sample-index N|NAME, or NULL: the default */
+	const char *const *tag_filters; /* --tag-filter KEY=VALUE: samples must match each */
+	size_t num_tag_filters;
+	const char *label_key;         /* --by=label:KEY: the KEY, or NULL */
 };
 
 /* Reads the input `name` ("-" is standard input), detecting its format by
@@ -301,11 +305,18 @@ enum cprof_by {
 	CPROF_BY_LINE,
 	CPROF_BY_ADDRESS,
 	CPROF_BY_STACK,
+	CPROF_BY_LABEL,        /* the first --by=label:KEY of the run (see cprof_by_parse) */
 };
 
-/* The name of a --by value, and back; -1 for an unknown name. */
+/* The name of a --by value ("function", "label:worker"), and back; -1 for
+ * an unknown name.  Parsing "label:KEY" (KEY non-empty, valid UTF-8)
+ * gives CPROF_BY_LABEL + i, the same i for the same KEY throughout the
+ * run, so that keyings compare equal as values. */
 const char *cprof_by_name(enum cprof_by by);
 int cprof_by_parse(const char *name);
+
+/* The KEY of a --by=label:KEY, or NULL for any other keying. */
+const char *cprof_by_label_key(enum cprof_by by);
 
 struct cprof_entry {
 	char *key;             /* owned, valid UTF-8 */

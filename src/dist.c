@@ -14,19 +14,38 @@ static const char *const by_names[] = {
 	[CPROF_BY_STACK] = "stack",
 };
 
+/* The "label:KEY" names parsed in this run: CPROF_BY_LABEL + i names
+ * label_names[i].  They live as long as the program. */
+static GPtrArray *label_names;
+
 const char *cprof_by_name(enum cprof_by by)
 {
+	if (by >= CPROF_BY_LABEL)
+		return g_ptr_array_index(label_names, by - CPROF_BY_LABEL);
 	return by_names[by];
+}
+
+const char *cprof_by_label_key(enum cprof_by by)
+{
+	return by >= CPROF_BY_LABEL ? cprof_by_name(by) + strlen("label:") : NULL;
 }
 
 int cprof_by_parse(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < G_N_ELEMENTS(by_names); i++)
+	for (i = 0; i < CPROF_BY_LABEL; i++)
 		if (strcmp(name, by_names[i]) == 0)
 			return (int)i;
-	return -1;
+	if (strncmp(name, "label:", 6) != 0 || name[6] == '\0' || !g_utf8_validate(name, -1, NULL))
+		return -1;
+	if (!label_names)
+		label_names = g_ptr_array_new();
+	for (i = 0; i < label_names->len; i++)
+		if (strcmp(name, g_ptr_array_index(label_names, i)) == 0)
+			return CPROF_BY_LABEL + (int)i;
+	g_ptr_array_add(label_names, cprof_xstrdup(name));
+	return CPROF_BY_LABEL + (int)label_names->len - 1;
 }
 
 static void entry_free(gpointer p)

@@ -102,7 +102,7 @@ struct cprof_dist *cprof_json_to_dist(json_t *root, struct cprof_error *err)
 	value = json_object_get(root, "by");
 	by = json_is_string(value) ? cprof_by_parse(json_string_value(value)) : -1;
 	if (by < 0) {
-		bad(err, "by", "must be one of function, dso, line, address, stack");
+		bad(err, "by", "must be one of function, dso, line, address, stack, label:NAME");
 		return NULL;
 	}
 	value = json_object_get(root, "cum");

@@ -130,6 +130,7 @@ static const struct frames *resolve(struct keyer *k, uint64_t pc)
 	case CPROF_BY_FUNCTION:
 	case CPROF_BY_LINE:
 	case CPROF_BY_STACK:
+	default:       /* never a label: those are keyed from profile->labels */
 		count = symbol_names(k, m, addr, known, known_count, names, G_N_ELEMENTS(names));
 		if (count == 0)
 			names[count++] = unresolved(k, m, addr);
@@ -224,8 +225,14 @@ static int gperf_to_dist(struct cprof_profile *profile, const struct cprof_key_o
 	};
 	guint i;
 
-	for (i = 0; i < profile->stacks->len; i++)
-		add_stack(&k, g_ptr_array_index(profile->stacks, i), dist);
+	for (i = 0; i < profile->stacks->len; i++) {
+		const struct cprof_stack *stack = g_ptr_array_index(profile->stacks, i);
+
+		if (profile->labels)
+			cprof_dist_add(dist, profile->labels[i], stack->count);
+		else
+			add_stack(&k, stack, dist);
+	}
 	g_hash_table_destroy(k.cache);
 	g_string_chunk_free(k.strings);
 	g_string_free(k.scratch, TRUE);
@@ -303,6 +310,9 @@ int cprof_profile_to_dist(struct cprof_profile *profile, const struct cprof_key_
 	case CPROF_FORMAT_GPERF:
 	case CPROF_FORMAT_PPROF:
 	case CPROF_FORMAT_HEAP:
+		if (cprof_by_label_key(options->by) && !profile->labels)
+			return cprof_error_set(err, "--by=%s: the profile carries no labels",
+					       cprof_by_name(options->by));
 		status = gperf_to_dist(profile, options, dist);
 		break;
 	}

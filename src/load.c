@@ -13,6 +13,7 @@ void cprof_loader_init(struct cprof_loader *loader)
 	loader->key.symbolize = true;
 	loader->key.inline_frames = true;
 	loader->symbol_dirs = g_ptr_array_new_with_free_func(free);
+	loader->tag_filters = g_ptr_array_new();
 }
 
 bool cprof_loader_option(struct cprof_loader *loader, int opt, const char *arg)
@@ -26,7 +27,8 @@ bool cprof_loader_option(struct cprof_loader *loader, int opt, const char *arg)
 	case CPROF_OPT_BY:
 		by = cprof_by_parse(arg);
 		if (by < 0)
-			cprof_die("--by: unknown key '%s' (function, dso, line, address or stack)", arg);
+			cprof_die("--by: unknown key '%s' (function, dso, line, address, stack or "
+				  "label:NAME)", arg);
 		loader->key.by = (enum cprof_by)by;
 		loader->key.by_given = true;
 		return true;
@@ -47,6 +49,13 @@ bool cprof_loader_option(struct cprof_loader *loader, int opt, const char *arg)
 		if (!*arg)
 			cprof_die("--sample-index: empty (a number or a sample type's name)");
 		loader->read.sample_index = arg;
+		return true;
+	case CPROF_OPT_TAG_FILTER:
+		if (arg[0] == '=' || !strchr(arg, '=') || !g_utf8_validate(arg, -1, NULL))
+			cprof_die("--tag-filter: '%s' is not NAME=VALUE", arg);
+		g_ptr_array_add(loader->tag_filters, (gpointer)arg);
+		loader->read.tag_filters = (const char *const *)loader->tag_filters->pdata;
+		loader->read.num_tag_filters = loader->tag_filters->len;
 		return true;
 	default:
 		return false;
@@ -84,6 +93,10 @@ void cprof_loader_read(struct cprof_loader *loader, const char *name, struct cpr
 	struct cprof_profile *profile;
 	const char *type;
 
+	loader->read.label_key = cprof_by_label_key(loader->key.by);
+	if (loader->read.label_key && loader->key.cum)
+		cprof_die("--cum: a label is no frame of a stack (--by=%s counts each sample once)",
+			  cprof_by_name(loader->key.by));
 	profile = cprof_profile_read_with(name, &loader->read, &err);
 	if (!profile)
 		cprof_die_input(name, &err);
@@ -129,4 +142,5 @@ void cprof_loader_free(struct cprof_loader *loader)
 	cprof_symbolizer_free(loader->key.symbolizer);
 	free(loader->sample_type);
 	g_ptr_array_free(loader->symbol_dirs, TRUE);
+	g_ptr_array_free(loader->tag_filters, TRUE);
 }

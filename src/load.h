@@ -14,6 +14,7 @@ enum {
 	CPROF_OPT_SYMBOLS,
 	CPROF_OPT_BINARY,
 	CPROF_OPT_SAMPLE_INDEX,
+	CPROF_OPT_TAG_FILTER,
 };
 
 /* getopt_long entries for the keying and symbol options. */
@@ -23,13 +24,15 @@ enum {
 	{ "no-inline", no_argument, NULL, CPROF_OPT_NO_INLINE },                   \
 	{ "no-symbolize", no_argument, NULL, CPROF_OPT_NO_SYMBOLIZE },             \
 	{ "sample-index", required_argument, NULL, CPROF_OPT_SAMPLE_INDEX },       \
-	{ "symbols", required_argument, NULL, CPROF_OPT_SYMBOLS }
+	{ "symbols", required_argument, NULL, CPROF_OPT_SYMBOLS },                 \
+	{ "tag-filter", required_argument, NULL, CPROF_OPT_TAG_FILTER }
 
 /* The --help lines of those options, for the usage of each program. */
 #define CPROF_LOAD_BY_HELP \
-	"  --by=KEY        function (default), dso, line, address or stack\n"
+	"  --by=KEY        function (default), dso, line, address, stack or label:NAME\n"
 #define CPROF_LOAD_SAMPLE_INDEX_HELP \
-	"  --sample-index=N|NAME  the value of a profile.proto or heap profile to count\n"
+	"  --sample-index=N|NAME  the value of a profile.proto or heap profile to count\n" \
+	"  --tag-filter NAME=VALUE  only the samples carrying that label (repeatable)\n"
 #define CPROF_LOAD_SYMBOL_HELP                                                \
 	"  --no-symbolize  key every PC as if no symbol were found\n"            \
 	"  --no-inline     keep the enclosing symbol of inlined code\n"          \
@@ -45,6 +48,7 @@ struct cprof_loader {
 	GPtrArray *symbol_dirs;        /* char *, owned */
 	const char *binary;
 	struct cprof_read_options read;
+	GPtrArray *tag_filters;        /* --tag-filter KEY=VALUE, char *, not owned */
 	char *sample_type;             /* of the first input read, owned */
 };
 

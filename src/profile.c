@@ -76,6 +76,29 @@ static int check_flat_index(struct cprof_profile *profile, const char *request,
 	return status;
 }
 
+/* Only a profile.proto has labels: --tag-filter and --by=label:KEY need
+ * one (a flat keyed by that label keeps its keys; keys.c checks them). */
+static int check_labels(const struct cprof_profile *profile,
+			const struct cprof_read_options *options, struct cprof_error *err)
+{
+	static const char *const formats[] = {
+		[CPROF_FORMAT_GPERF] = "a gperftools CPU profile has",
+		[CPROF_FORMAT_FOLDED] = "folded stacks have",
+		[CPROF_FORMAT_FLAT] = "a flat distribution has",
+		[CPROF_FORMAT_HEAP] = "a gperftools heap profile has",
+	};
+
+	if (!options || profile->format == CPROF_FORMAT_PPROF)
+		return 0;
+	if (options->num_tag_filters > 0)
+		return cprof_error_set(err, "--tag-filter: %s no labels (only profile.proto has "
+					    "them)", formats[profile->format]);
+	if (options->label_key && profile->format != CPROF_FORMAT_FLAT)
+		return cprof_error_set(err, "--by=label:%s: %s no labels (only profile.proto has "
+					    "them)", options->label_key, formats[profile->format]);
+	return 0;
+}
+
 struct cprof_profile *cprof_profile_read(const char *name, struct cprof_error *err)
 {
 	return cprof_profile_read_with(name, NULL, err);
@@ -106,7 +129,7 @@ struct cprof_profile *cprof_profile_read_with(const char *name,
 		goto out;
 	}
 	if (got >= 2 && cprof_input_data(&in)[0] == 0x1f && cprof_input_data(&in)[1] == 0x8b) {
-		status = cprof_proto_read(&in, profile, request, err);
+		status = cprof_proto_read(&in, profile, options, err);
 		goto out;
 	}
 	got = cprof_input_fill(&in, SNIFF_BYTES, err);
@@ -118,7 +141,7 @@ struct cprof_profile *cprof_profile_read_with(const char *name,
 	}
 	format = sniff_text(&in, &why, err);
 	if (format == -2 && cprof_proto_sniff(cprof_input_data(&in), cprof_input_avail(&in))) {
-		status = cprof_proto_read(&in, profile, request, err);
+		status = cprof_proto_read(&in, profile, options, err);
 		goto out;
 	}
 	if (format == -2) {
@@ -137,6 +160,8 @@ struct cprof_profile *cprof_profile_read_with(const char *name,
 	}
 out:
 	cprof_input_close(&in);
+	if (status == 0)
+		status = check_labels(profile, options, err);
 	if (status < 0) {
 		cprof_profile_free(profile);
 		return NULL;
@@ -155,6 +180,7 @@ void cprof_profile_free(struct cprof_profile *profile)
 	cprof_maps_clear(&profile->maps);
 	cprof_dist_free(profile->flat);
 	cprof_locations_free(profile->locations);
+	g_free(profile->labels);
 	g_free(profile->sample_type);
 	free(profile);
 }

@@ -297,14 +297,30 @@ struct line {
 	int64_t line;
 };
 
-/* A distinct sequence of location ids and its values summed. */
+/* A distinct sequence of location ids (and labels, when they matter) and
+ * its values summed. */
 struct stack {
 	uint64_t hash;
 	uint64_t at;           /* the first sample with these locations */
 	uint32_t depth;
 	uint32_t n_values;
-	uint64_t data[];       /* depth location ids, leaf first, then n_values sums */
+	uint32_t n_labels;     /* 0 unless --tag-filter or --by=label asked */
+	uint64_t data[];       /* depth location ids, leaf first, then n_labels labels
+				* (key, str, num, num_unit), then n_values sums */
 };
+
+enum { LABEL_WORDS = 4 };
+
+/* The words of a stack that make it distinct: its ids and labels. */
+static size_t stack_words(const struct stack *s)
+{
+	return s->depth + (size_t)LABEL_WORDS * s->n_labels;
+}
+
+static uint64_t *stack_values(struct stack *s)
+{
+	return s->data + stack_words(s);
+}
 
 struct string {
 	size_t at;             /* in strings_bytes */
@@ -315,6 +331,8 @@ struct string {
 struct reader {
 	struct source src;
 	struct cprof_error *err;
+	const struct cprof_read_options *options;
+	bool keep_labels;              /* the labels of a sample make its stack distinct */
 	GArray *sample_types;          /* struct value_type */
 	struct value_type period_type;
 	int64_t period, drop_frames, keep_frames, default_sample_type;
@@ -355,8 +373,8 @@ static gboolean stack_equal(gconstpointer a, gconstpointer b)
 {
 	const struct stack *x = a, *y = b;
 
-	return x->hash == y->hash && x->depth == y->depth &&
-	       memcmp(x->data, y->data, x->depth * sizeof(x->data[0])) == 0;
+	return x->hash == y->hash && x->depth == y->depth && x->n_labels == y->n_labels &&
+	       memcmp(x->data, y->data, stack_words(x) * sizeof(x->data[0])) == 0;
 }
 
 static int check_values_count(struct reader *r, const struct stack *stack, size_t n, uint64_t at)
@@ -371,10 +389,11 @@ static int check_values_count(struct reader *r, const struct stack *stack, size_
 static int add_sample(struct reader *r, const Perftools__Profiles__Sample *sample, uint64_t at)
 {
 	struct stack *stack;
-	size_t i, need;
+	size_t i, need, n_labels = r->keep_labels ? sample->n_label : 0;
 
-	if (sample->n_location_id > UINT32_MAX || sample->n_value > UINT32_MAX)
-		return fail(r, at, "sample", "too many locations or values");
+	if (sample->n_location_id > UINT32_MAX || sample->n_value > UINT32_MAX ||
+	    n_labels > UINT32_MAX)
+		return fail(r, at, "sample", "too many locations, values or labels");
 	for (i = 0; i < sample->n_value; i++)
 		if (sample->value[i] < 0)
 			return fail(r, at, "sample", "value[%zu] is negative (%" PRId64 ")", i,
@@ -394,29 +413,39 @@ static int add_sample(struct reader *r, const Perftools__Profiles__Sample *sampl
 			}
 		}
 	}
-	need = sizeof(struct stack) + (sample->n_location_id + sample->n_value) * sizeof(uint64_t);
+	need = sizeof(struct stack) +
+	       (sample->n_location_id + LABEL_WORDS * n_labels + sample->n_value) * sizeof(uint64_t);
 	if (need > r->probe_cap) {
 		r->probe_cap = need * 2;
 		r->probe = cprof_xrealloc(r->probe, r->probe_cap);
 	}
 	r->probe->depth = (uint32_t)sample->n_location_id;
 	r->probe->n_values = (uint32_t)sample->n_value;
+	r->probe->n_labels = (uint32_t)n_labels;
 	if (sample->n_location_id)
 		memcpy(r->probe->data, sample->location_id, sample->n_location_id * sizeof(uint64_t));
-	r->probe->hash = XXH3_64bits(r->probe->data, sample->n_location_id * sizeof(uint64_t));
+	for (i = 0; i < n_labels; i++) {
+		uint64_t *words = r->probe->data + sample->n_location_id + LABEL_WORDS * i;
+
+		words[0] = (uint64_t)sample->label[i]->key;
+		words[1] = (uint64_t)sample->label[i]->str;
+		words[2] = (uint64_t)sample->label[i]->num;
+		words[3] = (uint64_t)sample->label[i]->num_unit;
+	}
+	r->probe->hash = XXH3_64bits(r->probe->data, stack_words(r->probe) * sizeof(uint64_t));
 	stack = g_hash_table_lookup(r->stacks, r->probe);
 	if (!stack) {
 		stack = cprof_xmalloc(need);
-		memcpy(stack, r->probe, sizeof(struct stack) + sample->n_location_id * sizeof(uint64_t));
+		memcpy(stack, r->probe, sizeof(struct stack) + stack_words(r->probe) * sizeof(uint64_t));
 		stack->at = at;
-		memset(stack->data + stack->depth, 0, sample->n_value * sizeof(uint64_t));
+		memset(stack_values(stack), 0, sample->n_value * sizeof(uint64_t));
 		g_hash_table_add(r->stacks, stack);
 		g_ptr_array_add(r->stack_list, stack);
 	} else if (check_values_count(r, stack, sample->n_value, at) < 0) {
 		return -1;
 	}
 	for (i = 0; i < sample->n_value; i++) {
-		uint64_t *sum = &stack->data[stack->depth + i];
+		uint64_t *sum = &stack_values(stack)[i];
 
 		if (*sum > (uint64_t)INT64_MAX - (uint64_t)sample->value[i])
 			return fail(r, at, "sample", "value[%zu]: the sum overflows", i);
@@ -1090,22 +1119,117 @@ static void set_period(struct reader *r, struct cprof_profile *profile)
 	}
 }
 
-/* The stacks of the chosen value, as location indexes, for keys.c. */
+/* Label i of a stack: key, str, num, num_unit (string indexes but num).
+ * As pprof reads them, a label with a str is a string label, else one
+ * with a num or a num_unit a numeric label, else nothing. */
+static const int64_t *label_words(const struct stack *s, uint32_t i)
+{
+	return (const int64_t *)(const void *)(s->data + s->depth + (size_t)LABEL_WORDS * i);
+}
+
+static bool string_is(const struct reader *r, int64_t index, const char *s, size_t s_len)
+{
+	size_t len;
+	const char *t = string_at(r, index, &len);
+
+	return len == s_len && memcmp(t, s, len) == 0;
+}
+
+/* Whether `s` carries a label that --tag-filter NAME=VALUE (`filter`)
+ * keeps: a string label NAME of exactly VALUE, or a numeric label NAME
+ * whose number VALUE is, in decimal. */
+static bool filter_keeps(const struct reader *r, const struct stack *s, const char *filter)
+{
+	const char *value = strchr(filter, '=') + 1;
+	size_t name_len = (size_t)(value - 1 - filter), value_len = strlen(value);
+	gint64 number = 0;
+	bool numeric = g_ascii_string_to_signed(value, 10, G_MININT64, G_MAXINT64, &number, NULL);
+	uint32_t i;
+
+	for (i = 0; i < s->n_labels; i++) {
+		const int64_t *label = label_words(s, i);
+
+		if (!string_is(r, label[0], filter, name_len))
+			continue;
+		if (label[1] != 0 ? string_is(r, label[1], value, value_len) :
+				    (label[2] != 0 || label[3] != 0) && numeric && label[2] == number)
+			return true;
+	}
+	return false;
+}
+
+/* The key of `s` for --by=label:KEY: the values of its labels KEY, the
+ * strings then the numbers (with their unit), joined by ',' as pprof's
+ * -tagroot joins them; "[no KEY]" when it has none.  Interned in the
+ * locations' names. */
+static const char *label_key_of(struct reader *r, struct cprof_profile *profile,
+				const struct stack *s, GString *buf)
+{
+	const char *key = r->options->label_key;
+	size_t key_len = strlen(key);
+	uint32_t i;
+	int pass;
+
+	g_string_truncate(buf, 0);
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < s->n_labels; i++) {
+			const int64_t *label = label_words(s, i);
+			bool string = label[1] != 0, number = !string && (label[2] || label[3]);
+			char *text;
+
+			if (!string_is(r, label[0], key, key_len) || !(pass == 0 ? string : number))
+				continue;
+			if (buf->len)
+				g_string_append_c(buf, ',');
+			if (string) {
+				text = string_dup(r, label[1], &profile->replaced_utf8);
+				g_string_append(buf, text);
+			} else {
+				text = string_dup(r, label[3], &profile->replaced_utf8);
+				g_string_append_printf(buf, "%" PRId64 "%s", label[2], text);
+			}
+			free(text);
+		}
+	}
+	if (buf->len == 0)
+		g_string_printf(buf, "[no %s]", key);
+	return g_string_chunk_insert_const(profile->locations->names, buf->str);
+}
+
+static bool filters_keep(const struct reader *r, const struct stack *s)
+{
+	size_t i;
+
+	for (i = 0; i < r->options->num_tag_filters; i++)
+		if (!filter_keeps(r, s, r->options->tag_filters[i]))
+			return false;
+	return true;
+}
+
+/* The stacks of the chosen value, as location indexes, for keys.c; only
+ * those the tag filters keep, with their label keys when asked. */
 static int build_stacks(struct reader *r, struct cprof_profile *profile, GHashTable *locations,
 			int index)
 {
 	size_t *indexes = NULL, cap = 0, i;
 	uint64_t empty = r->locations->len;
+	GPtrArray *labels = r->options->label_key ? g_ptr_array_new() : NULL;
+	GString *buf = g_string_new(NULL);
 
 	profile->stacks = g_ptr_array_new_with_free_func(free);
 	for (i = 0; i < r->stack_list->len; i++) {
 		const struct stack *s = g_ptr_array_index(r->stack_list, i);
-		uint64_t value = s->data[s->depth + (size_t)index];
+		uint64_t value = stack_values((struct stack *)s)[index];
 		struct cprof_stack *out;
 		uint32_t from, j, depth;
 
+		if (!filters_keep(r, s))
+			continue;
 		if (profile->total > (uint64_t)INT64_MAX - value) {
 			free(indexes);
+			g_string_free(buf, TRUE);
+			if (labels)
+				g_ptr_array_free(labels, TRUE);
 			return fail(r, s->at, "sample", "the values' sum overflows");
 		}
 		profile->total += value;
@@ -1129,8 +1253,13 @@ static int build_stacks(struct reader *r, struct cprof_profile *profile, GHashTa
 			out->storage[j] = indexes[from + j];
 		out->hash = XXH3_64bits(out->storage, out->depth * sizeof(uint64_t));
 		g_ptr_array_add(profile->stacks, out);
+		if (labels)
+			g_ptr_array_add(labels, (gpointer)label_key_of(r, profile, s, buf));
 	}
 	free(indexes);
+	g_string_free(buf, TRUE);
+	if (labels)
+		profile->labels = (const char **)g_ptr_array_free(labels, FALSE);
 	return 0;
 }
 
@@ -1175,12 +1304,15 @@ out:
 }
 
 int cprof_proto_read(struct cprof_input *in, struct cprof_profile *profile,
-		     const char *sample_index, struct cprof_error *err)
+		     const struct cprof_read_options *options, struct cprof_error *err)
 {
+	static const struct cprof_read_options defaults = { 0 };
 	struct reader r = { 0 };
 	long long got;
 	int status = -1;
 
+	r.options = options ? options : &defaults;
+	r.keep_labels = r.options->num_tag_filters > 0 || r.options->label_key;
 	profile->format = CPROF_FORMAT_PPROF;
 	profile->exact_pcs = true;
 	r.err = err;
@@ -1209,7 +1341,7 @@ int cprof_proto_read(struct cprof_input *in, struct cprof_profile *profile,
 		if (r.src.gzip && r.src.produced == 0)
 			cprof_error_set(err, "gzip stream holds no profile (empty)");
 		else
-			status = finish(&r, profile, sample_index);
+			status = finish(&r, profile, r.options->sample_index);
 	}
 
 	if (r.src.z_open)

@@ -19,10 +19,13 @@ struct cprof_locations;
 bool cprof_proto_sniff(const unsigned char *data, size_t len);
 
 /* Reads a profile.proto from `in` into `profile`, its counts the values
- * `sample_index` names (NULL: the default, as pprof picks it).  Returns 0,
- * or -1 with `err` set naming the place (byte offset, message, field). */
+ * options->sample_index names (NULL: the default, as pprof picks it), only
+ * the samples whose labels match every options->tag_filters, and with
+ * options->label_key each stack's key in profile->labels (`options` may be
+ * NULL).  Returns 0, or -1 with `err` set naming the place (byte offset,
+ * message, field). */
 int cprof_proto_read(struct cprof_input *in, struct cprof_profile *profile,
-		     const char *sample_index, struct cprof_error *err);
+		     const struct cprof_read_options *options, struct cprof_error *err);
 
 /* The location of index `index`: its address into *address, its frames
  * from the profile's own functions (innermost first) into *frames and

@@ -1,10 +1,12 @@
 // goprof: writes a CPU profile and a heap profile with Go's runtime/pprof
 // (gzip-compressed profile.proto), for tests/go-pprof.test.  hot() burns
-// about three times the CPU of warm(); keepBig() keeps 20 MiB and
-// keepSmall() 5 MiB in 512-byte blocks.  The standard library only.
+// about three times the CPU of warm(), each under a label phase=hot or
+// phase=warm (pprof.Do); keepBig() keeps 20 MiB and keepSmall() 5 MiB in
+// 512-byte blocks.  The standard library only.
 package main
 
 import (
+	"context"
 	"os"
 	"runtime"
 	"runtime/pprof"
@@ -50,8 +52,10 @@ func main() {
 		panic(err)
 	}
 	s := 0.0
+	ctx := context.Background()
 	for i := 0; i < 150; i++ {
-		s += hot() + warm()
+		pprof.Do(ctx, pprof.Labels("phase", "hot"), func(context.Context) { s += hot() })
+		pprof.Do(ctx, pprof.Labels("phase", "warm"), func(context.Context) { s += warm() })
 	}
 	pprof.StopCPUProfile()
 	cpu.Close()
