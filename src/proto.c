@@ -1,9 +1,11 @@
 /* proto.c: pprof's profile.proto, gzip-compressed or not.
  *
- * The top-level Profile is walked field by field and each sample,
- * location, function and mapping unpacked on its own with protobuf-c's
- * generated code, so that memory follows the distinct stacks, locations
- * and strings, not the file; a gzip stream is inflated as it is read, at
+ * The top-level Profile is walked field by field and each location,
+ * function and mapping unpacked on its own with protobuf-c's generated
+ * code, each sample decoded in place (decode_sample: the loop of a large
+ * profile, without protobuf-c's allocations), so that memory follows the
+ * distinct stacks, locations and strings, not the file; a gzip stream is
+ * inflated as it is read, at
  * most MAX_INFLATED bytes of it.  Samples with the same locations are
  * summed as they come (every value of each); the string table, usually
  * last, is checked once all is read, and then the sample index is picked,
@@ -174,11 +176,15 @@ static long long src_fill(struct source *s, size_t want)
 
 /* Decodes a varint from p[0, len): its length in bytes, 0 when the bytes
  * end first, -1 when it runs past ten bytes or 64 bits. */
-static int varint(const unsigned char *p, size_t len, uint64_t *out)
+static inline int varint(const unsigned char *p, size_t len, uint64_t *out)
 {
 	uint64_t value = 0;
 	size_t i;
 
+	if (len > 0 && p[0] < 0x80) {  /* the common case: one byte */
+		*out = p[0];
+		return 1;
+	}
 	for (i = 0; i < len && i < 10; i++) {
 		value |= (uint64_t)(p[i] & 0x7f) << (7 * i);
 		if (!(p[i] & 0x80)) {
@@ -322,6 +328,23 @@ static uint64_t *stack_values(struct stack *s)
 	return s->data + stack_words(s);
 }
 
+/* A growing array of 64-bit words. */
+struct words {
+	uint64_t *at;
+	size_t count, cap;
+};
+
+static inline uint64_t *words_grow(struct words *w, size_t more)
+{
+	if (G_UNLIKELY(w->cap - w->count < more)) {
+		while (w->cap - w->count < more)
+			w->cap = w->cap ? 2 * w->cap : 64;
+		w->at = cprof_xrealloc(w->at, w->cap * sizeof(w->at[0]));
+	}
+	w->count += more;
+	return w->at + w->count - more;
+}
+
 struct string {
 	size_t at;             /* in strings_bytes */
 	size_t len;
@@ -344,6 +367,7 @@ struct reader {
 	GPtrArray *stack_list;         /* struct stack *, owned */
 	struct stack *probe;
 	size_t probe_cap;
+	struct words ids, values, labels; /* the sample being read (decode_sample) */
 	int64_t max_label_string;      /* the largest string index a label names */
 	uint64_t max_label_at;
 };
@@ -386,21 +410,132 @@ static int check_values_count(struct reader *r, const struct stack *stack, size_
 	return 0;
 }
 
-static int add_sample(struct reader *r, const Perftools__Profiles__Sample *sample, uint64_t at)
+static inline bool take_varint(const unsigned char **p, const unsigned char *end, uint64_t *out)
 {
-	struct stack *stack;
-	size_t i, need, n_labels = r->keep_labels ? sample->n_label : 0;
+	int n = varint(*p, (size_t)(end - *p), out);
 
-	if (sample->n_location_id > UINT32_MAX || sample->n_value > UINT32_MAX ||
-	    n_labels > UINT32_MAX)
+	if (n <= 0)
+		return false;
+	*p += n;
+	return true;
+}
+
+/* Takes a length and checks it stays inside [*p, end). */
+static bool take_length(const unsigned char **p, const unsigned char *end, uint64_t *len)
+{
+	return take_varint(p, end, len) && *len <= (uint64_t)(end - *p);
+}
+
+static bool skip_value(const unsigned char **p, const unsigned char *end, unsigned wire)
+{
+	uint64_t value;
+	size_t size = wire == 1 ? 8 : 4;
+
+	switch (wire) {
+	case 0:
+		return take_varint(p, end, &value);
+	case 2:
+		if (!take_length(p, end, &value))
+			return false;
+		*p += value;
+		return true;
+	case 1:
+	case 5:
+		if ((size_t)(end - *p) < size)
+			return false;
+		*p += size;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* One value of a repeated varint field, or a packed run of them. */
+static bool take_repeated(const unsigned char **p, const unsigned char *end, unsigned wire,
+			  struct words *out)
+{
+	const unsigned char *stop;
+	uint64_t len;
+
+	if (wire == 0)
+		return take_varint(p, end, words_grow(out, 1));
+	if (wire != 2 || !take_length(p, end, &len))
+		return false;
+	for (stop = *p + len; *p < stop;)
+		if (!take_varint(p, stop, words_grow(out, 1)))
+			return false;
+	return true;
+}
+
+/* A Label's four varints (key, str, num, num_unit) into words[0, 4). */
+static bool decode_label(const unsigned char *p, const unsigned char *end, uint64_t *words)
+{
+	memset(words, 0, LABEL_WORDS * sizeof(words[0]));
+	while (p < end) {
+		uint64_t key;
+
+		if (!take_varint(&p, end, &key) || key >> 3 == 0)
+			return false;
+		if (key >> 3 <= LABEL_WORDS) {
+			if ((key & 7) != 0 || !take_varint(&p, end, &words[(key >> 3) - 1]))
+				return false;
+		} else if (!skip_value(&p, end, (unsigned)(key & 7))) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Decodes a Sample message into r->ids, r->values and r->labels, as
+ * protobuf-c would (packed or not, unknown fields skipped) but without an
+ * allocation per sample: this is the loop of a large profile.  False when
+ * the message is malformed. */
+static bool decode_sample(struct reader *r, const unsigned char *p, size_t len)
+{
+	const unsigned char *end = p + len;
+
+	r->ids.count = r->values.count = r->labels.count = 0;
+	while (p < end) {
+		uint64_t key, field, size;
+		unsigned wire;
+
+		if (!take_varint(&p, end, &key))
+			return false;
+		field = key >> 3;
+		wire = (unsigned)(key & 7);
+		if (field == 1 || field == 2) {
+			if (!take_repeated(&p, end, wire, field == 1 ? &r->ids : &r->values))
+				return false;
+		} else if (field == 3) {
+			if (wire != 2 || !take_length(&p, end, &size) ||
+			    !decode_label(p, p + size, words_grow(&r->labels, LABEL_WORDS)))
+				return false;
+			p += size;
+		} else if (field == 0 || !skip_value(&p, end, wire)) {
+			return false;
+		}
+	}
+	return true;
+}
+
+static int add_sample(struct reader *r, uint64_t at)
+{
+	const uint64_t *location_id = r->ids.at;
+	const int64_t *value = (const int64_t *)(const void *)r->values.at;
+	size_t n_location_id = r->ids.count, n_value = r->values.count;
+	size_t n_label = r->labels.count / LABEL_WORDS;
+	struct stack *stack;
+	size_t i, need, n_labels = r->keep_labels ? n_label : 0;
+
+	if (n_location_id > UINT32_MAX || n_value > UINT32_MAX || n_labels > UINT32_MAX)
 		return fail(r, at, "sample", "too many locations, values or labels");
-	for (i = 0; i < sample->n_value; i++)
-		if (sample->value[i] < 0)
+	for (i = 0; i < n_value; i++)
+		if (value[i] < 0)
 			return fail(r, at, "sample", "value[%zu] is negative (%" PRId64 ")", i,
-				    sample->value[i]);
-	for (i = 0; i < sample->n_label; i++) {
-		const Perftools__Profiles__Label *label = sample->label[i];
-		int64_t indexes[3] = { label->key, label->str, label->num_unit };
+				    value[i]);
+	for (i = 0; i < n_label; i++) {
+		const int64_t *label = (const int64_t *)(const void *)r->labels.at + LABEL_WORDS * i;
+		int64_t indexes[3] = { label[0], label[1], label[3] };
 		size_t j;
 
 		for (j = 0; j < 3; j++) {
@@ -414,42 +549,37 @@ static int add_sample(struct reader *r, const Perftools__Profiles__Sample *sampl
 		}
 	}
 	need = sizeof(struct stack) +
-	       (sample->n_location_id + LABEL_WORDS * n_labels + sample->n_value) * sizeof(uint64_t);
+	       (n_location_id + LABEL_WORDS * n_labels + n_value) * sizeof(uint64_t);
 	if (need > r->probe_cap) {
 		r->probe_cap = need * 2;
 		r->probe = cprof_xrealloc(r->probe, r->probe_cap);
 	}
-	r->probe->depth = (uint32_t)sample->n_location_id;
-	r->probe->n_values = (uint32_t)sample->n_value;
+	r->probe->depth = (uint32_t)n_location_id;
+	r->probe->n_values = (uint32_t)n_value;
 	r->probe->n_labels = (uint32_t)n_labels;
-	if (sample->n_location_id)
-		memcpy(r->probe->data, sample->location_id, sample->n_location_id * sizeof(uint64_t));
-	for (i = 0; i < n_labels; i++) {
-		uint64_t *words = r->probe->data + sample->n_location_id + LABEL_WORDS * i;
-
-		words[0] = (uint64_t)sample->label[i]->key;
-		words[1] = (uint64_t)sample->label[i]->str;
-		words[2] = (uint64_t)sample->label[i]->num;
-		words[3] = (uint64_t)sample->label[i]->num_unit;
-	}
+	if (n_location_id)
+		memcpy(r->probe->data, location_id, n_location_id * sizeof(uint64_t));
+	if (n_labels)
+		memcpy(r->probe->data + n_location_id, r->labels.at,
+		       LABEL_WORDS * n_labels * sizeof(uint64_t));
 	r->probe->hash = XXH3_64bits(r->probe->data, stack_words(r->probe) * sizeof(uint64_t));
 	stack = g_hash_table_lookup(r->stacks, r->probe);
 	if (!stack) {
 		stack = cprof_xmalloc(need);
 		memcpy(stack, r->probe, sizeof(struct stack) + stack_words(r->probe) * sizeof(uint64_t));
 		stack->at = at;
-		memset(stack_values(stack), 0, sample->n_value * sizeof(uint64_t));
+		memset(stack_values(stack), 0, n_value * sizeof(uint64_t));
 		g_hash_table_add(r->stacks, stack);
 		g_ptr_array_add(r->stack_list, stack);
-	} else if (check_values_count(r, stack, sample->n_value, at) < 0) {
+	} else if (check_values_count(r, stack, n_value, at) < 0) {
 		return -1;
 	}
-	for (i = 0; i < sample->n_value; i++) {
+	for (i = 0; i < n_value; i++) {
 		uint64_t *sum = &stack_values(stack)[i];
 
-		if (*sum > (uint64_t)INT64_MAX - (uint64_t)sample->value[i])
+		if (*sum > (uint64_t)INT64_MAX - (uint64_t)value[i])
 			return fail(r, at, "sample", "value[%zu]: the sum overflows", i);
-		*sum += (uint64_t)sample->value[i];
+		*sum += (uint64_t)value[i];
 	}
 	return 0;
 }
@@ -495,16 +625,11 @@ static int take_message(struct reader *r, uint64_t field, uint64_t len, uint64_t
 		perftools__profiles__value_type__free_unpacked(vt, &allocator);
 		break;
 	}
-	case F_SAMPLE: {
-		Perftools__Profiles__Sample *sample =
-			perftools__profiles__sample__unpack(&allocator, (size_t)len, data);
-
-		if (!sample)
+	case F_SAMPLE:
+		if (!decode_sample(r, data, (size_t)len))
 			return fail(r, at, what, "malformed message");
-		status = add_sample(r, sample, at);
-		perftools__profiles__sample__free_unpacked(sample, &allocator);
+		status = add_sample(r, at);
 		break;
-	}
 	case F_MAPPING: {
 		Perftools__Profiles__Mapping *m =
 			perftools__profiles__mapping__unpack(&allocator, (size_t)len, data);
@@ -1348,6 +1473,9 @@ int cprof_proto_read(struct cprof_input *in, struct cprof_profile *profile,
 		inflateEnd(&r.src.z);
 	free(r.src.buf);
 	free(r.probe);
+	free(r.ids.at);
+	free(r.values.at);
+	free(r.labels.at);
 	g_array_free(r.sample_types, TRUE);
 	g_array_free(r.functions, TRUE);
 	g_array_free(r.mappings, TRUE);
