@@ -65,6 +65,8 @@ static struct place place_of(struct writer *w, const char *name)
 	struct place place = { 0, 0 };
 	const char *plus;
 
+	if (cprof_by_label_key(w->by))    /* a label's value is no place */
+		return place;
 	if (parse_hex(name, &place.offset))
 		return place;
 	if (w->by == CPROF_BY_DSO && strcmp(name, "[unknown]") != 0) {
