@@ -21,8 +21,8 @@ static void usage(void)
 {
 	printf("usage: %s [-chtV] [--svg | --folded] [-k N] [--keys union|a] [--alpha A]\n"
 	       "       [--min-effect E] [--dispersion PHI] [--fail-different] [--fail-above T]\n"
-	       "       [--by=KEY] [--cum] [--no-symbolize] [--no-inline] [--symbols DIR]\n"
-	       "       [--binary FILE] A B\n"
+	       "       [--by=KEY] [--cum] [--sample-index=N|NAME] [--no-symbolize] [--no-inline]\n"
+	       "       [--symbols DIR] [--binary FILE] [--tag-filter NAME=VALUE] A B\n"
 	       "Print the Manhattan distance of the top-k entries of two profiles, and\n"
 	       "whether they differ by more than sampling explains.\n"
 	       "  -k N            compare the top N keys (default 10; 0: every key)\n"
@@ -32,6 +32,7 @@ static void usage(void)
 	       "  --fail-different  exit 1 when the verdict is different\n"
 	       "  --fail-above T  exit 1 when the distance is above T\n"
 	       CPROF_LOAD_BY_HELP
+	       CPROF_LOAD_SAMPLE_INDEX_HELP
 	       "  --cum           count each key once in every sample holding it\n"
 	       "  -c, --compact   JSON on one line;  -t, --text  a table instead of JSON\n"
 	       "  --svg           an SVG chart;  --folded  KEY COUNT_A COUNT_B lines, every key\n"
@@ -41,9 +42,13 @@ static void usage(void)
 	exit(cprof_finish_output(EXIT_OK));
 }
 
-static void print_side(const char *name, const char *source, uint64_t total, const double *entropy)
+static void print_side(const char *name, const char *source, const struct cprof_dist *dist,
+		       const double *entropy)
 {
-	printf("%s: %s, %" PRIu64 " samples, ", name, source, total);
+	const char *type = cprof_dist_sample_type(dist);
+
+	printf("%s: %s, %" PRIu64 " %s, ", name, source, dist->total,
+	       strcmp(type, "samples/count") == 0 ? "samples" : type);
 	if (entropy)
 		printf("entropy %.6f bits\n", *entropy);
 	else
@@ -88,8 +93,8 @@ static void print_text(const char *const sources[2], const struct cprof_dist *a,
 {
 	size_t i;
 
-	print_side("a", sources[0], a->total, entropy_a);
-	print_side("b", sources[1], b->total, entropy_b);
+	print_side("a", sources[0], a, entropy_a);
+	print_side("b", sources[1], b, entropy_b);
 	printf("by %s%s, ", cprof_by_name(a->by), a->cum ? " (cum)" : "");
 	if (k == 0)
 		printf("every key of %s", keys == CPROF_KEYS_A ? "a" : "a and b");
@@ -321,6 +326,11 @@ int main(int argc, char **argv)
 	if (fail_different && a->cum)
 		cprof_die("--fail-different: a --cum difference has no verdict (a sample counts "
 			  "in many keys)");
+	/* As cprof_judge decides: counts that are not samples are not tested. */
+	if (fail_different && (cprof_dist_units_per_sample(a) == 0 ||
+			       cprof_dist_units_per_sample(a) != cprof_dist_units_per_sample(b)))
+		cprof_die("--fail-different: the counts are %s, not samples of a known period: "
+			  "there is no verdict", cprof_dist_sample_type(a));
 
 	diff = cprof_diff_compute(a, b, k, keys);
 	/* --folded prints every key: its warnings are of every key, while

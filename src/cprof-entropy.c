@@ -17,10 +17,12 @@ enum { OPT_BASE = 512, OPT_SVG };
 static void usage(void)
 {
 	printf("usage: %s [-chtV] [--svg] [--base 2|e|10] [--by=KEY]\n"
-	       "       [--no-symbolize] [--no-inline] [--symbols DIR] [--binary FILE] [FILE ...]\n"
+	       "       [--sample-index=N|NAME] [--no-symbolize] [--no-inline] [--symbols DIR]\n"
+	       "       [--binary FILE] [--tag-filter NAME=VALUE] [FILE ...]\n"
 	       "Print the Shannon entropy of each profile, and its stability over several.\n"
 	       "  --base B        2 (bits, the default), e (nats) or 10 (hartleys)\n"
 	       CPROF_LOAD_BY_HELP
+	       CPROF_LOAD_SAMPLE_INDEX_HELP
 	       "  -c, --compact   JSON on one line\n"
 	       "  -t, --text      an aligned table instead of JSON\n"
 	       "  --svg           an SVG chart of the entropies instead of JSON\n"

@@ -3,27 +3,32 @@
 
 #include <getopt.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "json.h"
 #include "load.h"
+#include "proto.h"
 #include "text.h"
 
-enum { OPT_FOLDED = 512 };
+enum { OPT_FOLDED = 512, OPT_PPROF };
 
 static void usage(int status)
 {
 	FILE *out = status == EXIT_OK ? stdout : stderr;
 
 	fprintf(out,
-		"usage: %s [-chtV] [--by=KEY] [--cum] [-n N] [--folded]\n"
-		"       [--no-symbolize] [--no-inline] [--symbols DIR] [--binary FILE] [FILE ...]\n"
+		"usage: %s [-chtV] [--by=KEY] [--cum] [-n N] [--folded | --pprof]\n"
+		"       [--sample-index=N|NAME] [--no-symbolize] [--no-inline] [--symbols DIR]\n"
+		"       [--binary FILE] [--tag-filter NAME=VALUE] [FILE ...]\n"
 		"Print the flat normalized distribution of CPU profiles as JSON.\n"
 		CPROF_LOAD_BY_HELP
+		CPROF_LOAD_SAMPLE_INDEX_HELP
 		"  --cum           count each key once in every sample holding it\n"
 		"  -n, --top N     keep the first N entries\n"
 		"  -c, --compact   JSON on one line\n"
 		"  -t, --text      an aligned table instead of JSON\n"
 		"      --folded    KEY COUNT lines instead of JSON\n"
+		"      --pprof     gzip-compressed profile.proto instead (never to a terminal)\n"
 		CPROF_LOAD_SYMBOL_HELP
 		"  -h, --help      this help;  -V, --version  the version\n",
 		cprof_progname);
@@ -37,6 +42,7 @@ int main(int argc, char **argv)
 		CPROF_LOAD_CUM_OPTION,
 		CPROF_OUTPUT_LONG_OPTIONS,
 		{ "folded", no_argument, NULL, OPT_FOLDED },
+		{ "pprof", no_argument, NULL, OPT_PPROF },
 		{ "help", no_argument, NULL, 'h' },
 		{ "top", required_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
@@ -45,7 +51,7 @@ int main(int argc, char **argv)
 	struct cprof_loader loader;
 	struct cprof_dist *dist = NULL;
 	const char *const *inputs;
-	bool compact = false, text = false, folded = false;
+	bool compact = false, text = false, folded = false, pprof = false;
 	uint64_t top = 0;
 	int opt, i, count;
 
@@ -69,6 +75,9 @@ int main(int argc, char **argv)
 		case OPT_FOLDED:
 			folded = true;
 			break;
+		case OPT_PPROF:
+			pprof = true;
+			break;
 		default:
 			cprof_bad_option(opt, argv, options);
 		}
@@ -77,6 +86,16 @@ int main(int argc, char **argv)
 	argv += optind;
 	if (text && folded)
 		cprof_die("--text and --folded exclude each other");
+	if (pprof && (text || folded || compact))
+		cprof_die("--pprof and --%s exclude each other", text ? "text" : folded ? "folded" :
+			  "compact");
+	if (pprof && loader.key.cum)
+		cprof_die("--pprof: a --cum distribution is not a profile (a sample counts in many "
+			  "keys)");
+	if (pprof && top)
+		cprof_die("--pprof writes every key: --top does not apply");
+	if (pprof && isatty(STDOUT_FILENO))
+		cprof_die("--pprof: standard output is a terminal; redirect it to a file");
 
 	inputs = argc > 0 ? (const char *const *)argv : stdin_only;
 	count = argc > 0 ? argc : 1;
@@ -84,7 +103,12 @@ int main(int argc, char **argv)
 	for (i = 0; i < count; i++)
 		cprof_loader_read(&loader, inputs[i], &dist);
 
-	if (text)
+	if (pprof) {
+		struct cprof_error err = { { 0 }, 0 };
+
+		if (cprof_pprof_write(stdout, dist, &err) < 0)
+			cprof_die("%s", err.text);
+	} else if (text)
 		cprof_text_flat(dist, (size_t)top);
 	else if (folded)
 		cprof_folded_flat(dist, (size_t)top);

@@ -26,18 +26,18 @@ static void usage(void)
 {
 	printf("usage: %s [-chqV] [--rule test|distance] [--alpha A] [--min-effect E]\n"
 	       "       [--factor F] [--margin M] [-k N] [--keys union|a] [--by=KEY] [--cum]\n"
-	       "       [--no-symbolize] [--no-inline] [--symbols DIR] [--binary FILE]\n"
-	       "       BASELINE_DIR CANDIDATE\n"
+	       "       [--sample-index=N|NAME] [--no-symbolize] [--no-inline] [--symbols DIR]\n"
+	       "       [--binary FILE] [--tag-filter NAME=VALUE] BASELINE_DIR CANDIDATE\n"
 	       "Fail (exit 1) when CANDIDATE differs from the merged profiles of BASELINE_DIR\n"
 	       "by more than their own noise explains.\n"
 	       "  --rule R        test (the default: per-key tests with the dispersion of the\n"
 	       "                  baselines) or distance (FACTOR x noise + MARGIN)\n"
 	       CPROF_SIGNIF_HELP
-	       "  --factor F      distance rule: times the noise the candidate may move (2)\n"
-	       "  --margin M      distance rule: an allowance added to the threshold (0.02)\n"
+	       "  --factor F, --margin M  distance rule: the threshold F x noise + M (2, 0.02)\n"
 	       "  -k N            compare the top N keys (default 10; 0: every key)\n"
 	       "  --keys K        union (the default) or a (the top N of the baseline)\n"
 	       CPROF_LOAD_BY_HELP
+	       CPROF_LOAD_SAMPLE_INDEX_HELP
 	       "  --cum           count each key once in every sample holding it\n"
 	       "  -c, --compact   JSON on one line\n"
 	       "  -q, --quiet     no report on standard error\n"
@@ -221,8 +221,8 @@ static void report_keys(const struct cprof_judgement *j, const struct cprof_dist
 		if (!j->signif->keys[i].significant)
 			continue;
 		moved[n].key = j->keys[i];
-		moved[n].delta = (double)j->pairs[i].count_b / (double)b->total -
-				 (double)j->pairs[i].count_a / (double)a->total;
+		moved[n].delta = (double)j->pairs[i].count_b / (double)j->total_b -
+				 (double)j->pairs[i].count_a / (double)j->total_a;
 		moved[n++].signif = &j->signif->keys[i];
 	}
 	qsort(moved, n, sizeof(*moved), moved_cmp);
@@ -285,6 +285,8 @@ static void report(const struct check *c, const struct settings *settings)
 /* Reads the baselines and the candidate, and judges them. */
 static void run_check(struct check *c, struct cprof_loader *loader, struct settings *settings)
 {
+	double units;
+
 	list_baselines(c->dir, &c->base);
 	read_baselines(loader, &c->base);
 	cprof_loader_read(loader, c->candidate, &c->dist);
@@ -293,8 +295,16 @@ static void run_check(struct check *c, struct cprof_loader *loader, struct setti
 	if (c->base.merged->cum && settings->rule == RULE_TEST)
 		cprof_die("--rule test: a --cum difference has no verdict (a sample counts in many "
 			  "keys); use --rule distance");
+	units = cprof_dist_units_per_sample(c->base.merged);
+	if (settings->rule == RULE_TEST && units == 0)
+		cprof_die("--rule test: the counts are %s, not samples of a known period: there is "
+			  "no verdict; use --rule distance", cprof_dist_sample_type(c->base.merged));
+	/* Pearson's X^2 grows with the unit of the counts: per sample, it is
+	 * X^2 / units. */
 	if (!c->base.merged->cum)
-		settings->signif.dispersion = baseline_dispersion(&c->base);
+		settings->signif.dispersion = units > 1 ?
+			fmax(1.0, baseline_dispersion(&c->base) / units) :
+			baseline_dispersion(&c->base);
 	c->diff = cprof_diff_compute(c->base.merged, c->dist, settings->k, settings->keys);
 	c->judgement = cprof_judge(c->base.merged, c->dist, c->diff, settings->k, settings->keys,
 				   &settings->signif);

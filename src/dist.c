@@ -18,19 +18,38 @@ static const char *const by_names[] = {
 	[CPROF_BY_STACK] = "stack",
 };
 
+/* The "label:KEY" names parsed in this run: CPROF_BY_LABEL + i names
+ * label_names[i].  They live as long as the program. */
+static GPtrArray *label_names;
+
 const char *cprof_by_name(enum cprof_by by)
 {
+	if (by >= CPROF_BY_LABEL)
+		return g_ptr_array_index(label_names, by - CPROF_BY_LABEL);
 	return by_names[by];
+}
+
+const char *cprof_by_label_key(enum cprof_by by)
+{
+	return by >= CPROF_BY_LABEL ? cprof_by_name(by) + strlen("label:") : NULL;
 }
 
 int cprof_by_parse(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < G_N_ELEMENTS(by_names); i++)
+	for (i = 0; i < CPROF_BY_LABEL; i++)
 		if (strcmp(name, by_names[i]) == 0)
 			return (int)i;
-	return -1;
+	if (strncmp(name, "label:", 6) != 0 || name[6] == '\0' || !g_utf8_validate(name, -1, NULL))
+		return -1;
+	if (!label_names)
+		label_names = g_ptr_array_new();
+	for (i = 0; i < label_names->len; i++)
+		if (strcmp(name, g_ptr_array_index(label_names, i)) == 0)
+			return CPROF_BY_LABEL + (int)i;
+	g_ptr_array_add(label_names, cprof_xstrdup(name));
+	return CPROF_BY_LABEL + (int)label_names->len - 1;
 }
 
 /* The key index: a GLib hash table of keys to entries, behind a type of
@@ -66,7 +85,50 @@ void cprof_dist_free(struct cprof_dist *dist)
 	free(dist->index);
 	cprof_ptrs_clear(&dist->entries, entry_free);
 	cprof_ptrs_clear(&dist->sources, free);
+	free(dist->sample_type);
 	free(dist);
+}
+
+const char *cprof_dist_sample_type(const struct cprof_dist *dist)
+{
+	return dist->sample_type ? dist->sample_type : "samples/count";
+}
+
+int cprof_dist_note_sample_type(struct cprof_dist *dist, const char *sample_type,
+				struct cprof_error *err)
+{
+	const char *type = sample_type ? sample_type : "samples/count";
+
+	if (dist->num_inputs > 1 || dist->sample_type) {
+		if (strcmp(cprof_dist_sample_type(dist), type) != 0)
+			return cprof_error_set(err, "sample type %s differs from %s of the inputs "
+						    "before it", type, cprof_dist_sample_type(dist));
+		return 0;
+	}
+	dist->sample_type = cprof_xstrdup(type);
+	return 0;
+}
+
+double cprof_dist_units_per_sample(const struct cprof_dist *dist)
+{
+	static const struct {
+		const char *unit;
+		double per_us;
+	} times[] = {
+		{ "nanoseconds", 1e3 }, { "microseconds", 1 }, { "milliseconds", 1e-3 },
+		{ "seconds", 1e-6 },
+	};
+	const char *type = cprof_dist_sample_type(dist), *unit = strrchr(type, '/');
+	size_t i;
+
+	if (strcmp(type, "samples/count") == 0)
+		return 1;
+	if (!unit || !dist->has_period || dist->period_us == 0)
+		return 0;
+	for (i = 0; i < G_N_ELEMENTS(times); i++)
+		if (strcmp(unit + 1, times[i].unit) == 0)
+			return (double)dist->period_us * times[i].per_us;
+	return 0;
 }
 
 struct cprof_entry *cprof_dist_find(const struct cprof_dist *dist, const char *key)

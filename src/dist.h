@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "ptrs.h"
+#include "util.h"
 
 enum cprof_by {
 	CPROF_BY_FUNCTION,
@@ -14,11 +15,18 @@ enum cprof_by {
 	CPROF_BY_LINE,
 	CPROF_BY_ADDRESS,
 	CPROF_BY_STACK,
+	CPROF_BY_LABEL,        /* the first --by=label:KEY of the run (see cprof_by_parse) */
 };
 
-/* The name of a --by value, and back; -1 for an unknown name. */
+/* The name of a --by value ("function", "label:worker"), and back; -1 for
+ * an unknown name.  Parsing "label:KEY" (KEY non-empty, valid UTF-8)
+ * gives CPROF_BY_LABEL + i, the same i for the same KEY throughout the
+ * run, so that keyings compare equal as values. */
 const char *cprof_by_name(enum cprof_by by);
 int cprof_by_parse(const char *name);
+
+/* The KEY of a --by=label:KEY, or NULL for any other keying. */
+const char *cprof_by_label_key(enum cprof_by by);
 
 struct cprof_dist_index;
 
@@ -41,6 +49,7 @@ struct cprof_dist {
 	struct cprof_ptrs entries;     /* struct cprof_entry *, owned */
 	struct cprof_dist_index *index; /* key -> entry, private to dist.c */
 	bool sorted;
+	char *sample_type;     /* "TYPE/UNIT" of the counts, owned; NULL: samples/count */
 };
 
 /* Returns an empty distribution; free it with cprof_dist_free. */
@@ -59,6 +68,21 @@ struct cprof_entry *cprof_dist_find(const struct cprof_dist *dist, const char *k
  * U+FFFD) and sampling period (has_period false when the input has none). */
 void cprof_dist_note_input(struct cprof_dist *dist, const char *source, bool has_period,
 			   uint64_t period_us);
+
+/* The "TYPE/UNIT" of a distribution's counts ("samples/count" unless an
+ * input said otherwise). */
+const char *cprof_dist_sample_type(const struct cprof_dist *dist);
+
+/* Records the sample type of one more input (NULL: samples/count): the
+ * first sets it; returns -1 with `err` set when another differs. */
+int cprof_dist_note_sample_type(struct cprof_dist *dist, const char *sample_type,
+				struct cprof_error *err);
+
+/* How many units of a distribution's counts one sample is: 1 for
+ * samples/count, the period for a time unit (nanoseconds, microseconds,
+ * milliseconds, seconds) when period_us is known; 0 when the counts are
+ * not samples (bytes, objects, a time without a period). */
+double cprof_dist_units_per_sample(const struct cprof_dist *dist);
 
 /* Adds every count and the total of `from` into `into`. */
 void cprof_dist_merge(struct cprof_dist *into, const struct cprof_dist *from);

@@ -42,6 +42,8 @@ static json_t *source_json(const char *source)
 	return value;
 }
 
+static json_t *real_or_null(double value);
+
 static void set_header(json_t *object, const char *name)
 {
 	set(object, "cprof", json_string(name));
@@ -63,8 +65,8 @@ json_t *cprof_json_entropy(const char *source, enum cprof_by by, enum cprof_base
 	set(root, "total", json_integer((json_int_t)entropy->total));
 	set(root, "normalized", json_real(entropy->normalized));
 	set(root, "lower_bound", json_boolean(entropy->lower_bound));
-	set(root, "entropy_mm", json_real(entropy->entropy_mm));
-	set(root, "se", json_real(entropy->se));
+	set(root, "entropy_mm", real_or_null(entropy->entropy_mm));
+	set(root, "se", real_or_null(entropy->se));
 	return root;
 }
 
@@ -83,7 +85,7 @@ json_t *cprof_json_entropy_many(enum cprof_by by, enum cprof_base base, json_t *
 	set(summary, "min", json_real(stability->min));
 	set(summary, "max", json_real(stability->max));
 	set(summary, "cv", json_real(stability->cv));
-	set(summary, "sampling_sd", json_real(stability->sampling_sd));
+	set(summary, "sampling_sd", real_or_null(stability->sampling_sd));
 	set(root, "stability", summary);
 	return root;
 }

@@ -61,6 +61,7 @@ json_t *cprof_json_flat(struct cprof_dist *dist, size_t top)
 	set(root, "other", json_integer((json_int_t)(!dist->cum && dist->total > shown ?
 						     dist->total - shown : 0)));
 	set(root, "entries", entries);
+	set(root, "sample_type", cprof_json_string(cprof_dist_sample_type(dist)));
 	return root;
 }
 
@@ -104,7 +105,7 @@ struct cprof_dist *cprof_json_to_dist(json_t *root, struct cprof_error *err)
 	value = json_object_get(root, "by");
 	by = json_is_string(value) ? cprof_by_parse(json_string_value(value)) : -1;
 	if (by < 0) {
-		bad(err, "by", "must be one of function, dso, line, address, stack");
+		bad(err, "by", "must be one of function, dso, line, address, stack, label:NAME");
 		return NULL;
 	}
 	value = json_object_get(root, "cum");
@@ -173,6 +174,16 @@ struct cprof_dist *cprof_json_to_dist(json_t *root, struct cprof_error *err)
 	if (!dist->cum && (sum > total || total - sum != other)) {
 		bad(err, "total", "does not equal the sum of the entries' counts plus other");
 		goto fail;
+	}
+	value = json_object_get(root, "sample_type");
+	if (value) {
+		const char *type = json_is_string(value) ? json_string_value(value) : NULL;
+
+		if (!type || !strchr(type, '/') || strlen(type) != json_string_length(value)) {
+			bad(err, "sample_type", "must be a string TYPE/UNIT");
+			goto fail;
+		}
+		dist->sample_type = cprof_xstrdup(type);
 	}
 	dist->total = total;
 	return dist;

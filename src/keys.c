@@ -10,6 +10,7 @@
 #include "dist.h"
 #include "keys.h"
 #include "maps.h"
+#include "proto.h"
 #include "profile.h"
 #include "symbolize.h"
 #include "util.h"
@@ -25,6 +26,8 @@ struct frames {
 struct keyer {
 	const struct cprof_key_options *options;
 	const struct cprof_maps *maps;
+	const struct cprof_locations *locations; /* profile.proto: PCs are their indexes */
+	bool exact_pcs;        /* no PC is a return address */
 	GHashTable *cache;     /* &frames->addr -> struct frames * */
 	GStringChunk *strings;
 	GString *scratch;      /* formatting one name */
@@ -69,19 +72,24 @@ static const char *unresolved(struct keyer *k, const struct cprof_mapping *m, ui
 	return internf(k, "0x%" PRIx64, addr);
 }
 
-/* Symbol names of `addr` in `m` for function and line keys; 0 when none. */
+/* Symbol names of `addr` in `m` for function and line keys, from `known`
+ * frames (a profile's own, `count` of them) or else the symbolizer; 0
+ * when none. */
 static size_t symbol_names(struct keyer *k, const struct cprof_mapping *m, uint64_t addr,
-			   const char **names, size_t max)
+			   const struct cprof_symbol *known, size_t count, const char **names,
+			   size_t max)
 {
-	const struct cprof_symbol *symbols;
+	const struct cprof_symbol *symbols = known;
 	const struct cprof_key_options *o = k->options;
-	size_t count, i, n = 0;
+	size_t i, n = 0;
 	bool main;
 
-	if (!o->symbolize || !o->symbolizer || !m)
-		return 0;
-	main = k->maps->main_path && strcmp(m->file, k->maps->main_path) == 0;
-	count = cprof_symbolize(o->symbolizer, m, main, addr, &symbols);
+	if (count == 0) {
+		if (!o->symbolize || !o->symbolizer || !m)
+			return 0;
+		main = k->maps->main_path && strcmp(m->file, k->maps->main_path) == 0;
+		count = cprof_symbolize(o->symbolizer, m, main, addr, &symbols);
+	}
 	if (count == 0)
 		return 0;
 	if (o->by == CPROF_BY_LINE) {
@@ -102,17 +110,22 @@ static size_t symbol_names(struct keyer *k, const struct cprof_mapping *m, uint6
 	return n;
 }
 
-static const struct frames *resolve(struct keyer *k, uint64_t addr)
+static const struct frames *resolve(struct keyer *k, uint64_t pc)
 {
+	const struct cprof_symbol *known = NULL;
 	const struct cprof_mapping *m;
 	struct frames *f;
 	const char *names[256];
-	size_t count = 0;
+	size_t count = 0, known_count = 0;
+	uint64_t addr = pc;
 
-	f = g_hash_table_lookup(k->cache, &addr);
+	f = g_hash_table_lookup(k->cache, &pc);
 	if (f)
 		return f;
-	m = cprof_maps_find(k->maps, addr);
+	if (k->locations)
+		m = cprof_location_get(k->locations, pc, &addr, &known, &known_count);
+	else
+		m = cprof_maps_find(k->maps, addr);
 	if (m && m->path[0] == '\0')
 		m = NULL;
 	switch (k->options->by) {
@@ -129,13 +142,14 @@ static const struct frames *resolve(struct keyer *k, uint64_t addr)
 	case CPROF_BY_FUNCTION:
 	case CPROF_BY_LINE:
 	case CPROF_BY_STACK:
-		count = symbol_names(k, m, addr, names, G_N_ELEMENTS(names));
+	default:       /* never a label: those are keyed from profile->labels */
+		count = symbol_names(k, m, addr, known, known_count, names, G_N_ELEMENTS(names));
 		if (count == 0)
 			names[count++] = unresolved(k, m, addr);
 		break;
 	}
 	f = g_malloc(sizeof(*f) + count * sizeof(f->names[0]));
-	f->addr = addr;
+	f->addr = pc;
 	f->count = (uint32_t)count;
 	memcpy(f->names, names, count * sizeof(names[0]));
 	g_hash_table_insert(k->cache, &f->addr, f);
@@ -169,6 +183,13 @@ static void push_name(struct keyer *k, size_t *n, const char *name)
 	k->names[(*n)++] = name;
 }
 
+/* The PC to look frame i of a stack up at: a caller's return address less
+ * one, unless the profile's PCs are exact. */
+static uint64_t frame_pc(const struct keyer *k, const struct cprof_stack *stack, uint32_t i)
+{
+	return i == 0 || k->exact_pcs ? stack->pcs[i] : stack->pcs[i] - 1;
+}
+
 static void add_stack(struct keyer *k, const struct cprof_stack *stack, struct cprof_dist *dist)
 {
 	const struct frames *f;
@@ -178,7 +199,7 @@ static void add_stack(struct keyer *k, const struct cprof_stack *stack, struct c
 	if (k->options->by == CPROF_BY_STACK) {
 		g_string_truncate(k->stack_key, 0);
 		for (i = stack->depth; i-- > 0;) {
-			f = resolve(k, i == 0 ? stack->pcs[i] : stack->pcs[i] - 1);
+			f = resolve(k, frame_pc(k, stack, i));
 			for (j = f->count; j-- > 0;) {
 				if (k->stack_key->len)
 					g_string_append_c(k->stack_key, ';');
@@ -194,7 +215,7 @@ static void add_stack(struct keyer *k, const struct cprof_stack *stack, struct c
 		return;
 	}
 	for (i = 0; i < stack->depth; i++) {
-		f = resolve(k, i == 0 ? stack->pcs[i] : stack->pcs[i] - 1);
+		f = resolve(k, frame_pc(k, stack, i));
 		for (j = 0; j < f->count; j++)
 			push_name(k, &n, f->names[j]);
 	}
@@ -207,6 +228,8 @@ static int gperf_to_dist(struct cprof_profile *profile, const struct cprof_key_o
 	struct keyer k = {
 		.options = options,
 		.maps = &profile->maps,
+		.locations = profile->locations,
+		.exact_pcs = profile->exact_pcs,
 		.cache = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, g_free),
 		.strings = g_string_chunk_new(1 << 16),
 		.scratch = g_string_sized_new(256),
@@ -214,8 +237,14 @@ static int gperf_to_dist(struct cprof_profile *profile, const struct cprof_key_o
 	};
 	size_t i;
 
-	for (i = 0; i < profile->stacks.len; i++)
-		add_stack(&k, profile->stacks.items[i], dist);
+	for (i = 0; i < profile->stacks.len; i++) {
+		const struct cprof_stack *stack = profile->stacks.items[i];
+
+		if (profile->labels)
+			cprof_dist_add(dist, profile->labels[i], stack->count);
+		else
+			add_stack(&k, stack, dist);
+	}
 	g_hash_table_destroy(k.cache);
 	g_string_chunk_free(k.strings);
 	g_string_free(k.scratch, TRUE);
@@ -296,6 +325,11 @@ int cprof_profile_to_dist(struct cprof_profile *profile, const struct cprof_key_
 		status = folded_to_dist(profile, options, dist, err);
 		break;
 	case CPROF_FORMAT_GPERF:
+	case CPROF_FORMAT_PPROF:
+	case CPROF_FORMAT_HEAP:
+		if (cprof_by_label_key(options->by) && !profile->labels)
+			return cprof_error_set(err, "--by=%s: the profile carries no labels",
+					       cprof_by_name(options->by));
 		status = gperf_to_dist(profile, options, dist);
 		break;
 	}

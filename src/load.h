@@ -16,6 +16,8 @@ enum {
 	CPROF_OPT_NO_INLINE,
 	CPROF_OPT_SYMBOLS,
 	CPROF_OPT_BINARY,
+	CPROF_OPT_SAMPLE_INDEX,
+	CPROF_OPT_TAG_FILTER,
 };
 
 /* getopt_long entries for the keying and symbol options. */
@@ -24,11 +26,16 @@ enum {
 	{ "by", required_argument, NULL, CPROF_OPT_BY },                           \
 	{ "no-inline", no_argument, NULL, CPROF_OPT_NO_INLINE },                   \
 	{ "no-symbolize", no_argument, NULL, CPROF_OPT_NO_SYMBOLIZE },             \
-	{ "symbols", required_argument, NULL, CPROF_OPT_SYMBOLS }
+	{ "sample-index", required_argument, NULL, CPROF_OPT_SAMPLE_INDEX },       \
+	{ "symbols", required_argument, NULL, CPROF_OPT_SYMBOLS },                 \
+	{ "tag-filter", required_argument, NULL, CPROF_OPT_TAG_FILTER }
 
 /* The --help lines of those options, for the usage of each program. */
 #define CPROF_LOAD_BY_HELP \
-	"  --by=KEY        function (default), dso, line, address or stack\n"
+	"  --by=KEY        function (default), dso, line, address, stack or label:NAME\n"
+#define CPROF_LOAD_SAMPLE_INDEX_HELP \
+	"  --sample-index=N|NAME  the value of a profile.proto or heap profile to count\n" \
+	"  --tag-filter NAME=VALUE  only the samples carrying that label (repeatable)\n"
 #define CPROF_LOAD_SYMBOL_HELP                                                \
 	"  --no-symbolize  key every PC as if no symbol were found\n"            \
 	"  --no-inline     keep the enclosing symbol of inlined code\n"          \
@@ -43,6 +50,9 @@ struct cprof_loader {
 	struct cprof_key_options key;
 	struct cprof_ptrs symbol_dirs; /* char *, owned */
 	const char *binary;
+	struct cprof_read_options read;
+	struct cprof_ptrs tag_filters; /* --tag-filter KEY=VALUE, char *, not owned */
+	char *sample_type;             /* of the first input read, owned */
 };
 
 /* Sets the defaults: by function, inlines expanded, symbolizing. */
@@ -54,7 +64,8 @@ bool cprof_loader_option(struct cprof_loader *loader, int opt, const char *arg);
 
 /* Reads the input `name` and adds it to `dist` (which is created, keyed as
  * the options say, when *dist is NULL).  Dies with the input's name and the
- * place of the fault on any error. */
+ * place of the fault on any error, and when its sample type differs from
+ * that of the inputs read before it. */
 void cprof_loader_read(struct cprof_loader *loader, const char *name, struct cprof_dist **dist);
 
 /* Dies unless standard input ("-") is named at most once among the

@@ -4,13 +4,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib.h>
+
 #include "dist.h"
 #include "flatjson.h"
 #include "folded.h"
 #include "gperf.h"
+#include "heap.h"
 #include "input.h"
 #include "maps.h"
 #include "profile.h"
+#include "proto.h"
 #include "ptrs.h"
 #include "util.h"
 
@@ -18,8 +22,9 @@
 enum { SNIFF_BYTES = 1 << 16 };
 
 /* Decides between flat JSON and folded stacks from the first non-blank
- * bytes; returns -1 when the input is neither. */
-static int sniff_text(struct cprof_input *in, struct cprof_error *err)
+ * bytes; returns -1 on a read error, or -2 when the input is neither
+ * (*why then says more, or is NULL). */
+static int sniff_text(struct cprof_input *in, const char **why, struct cprof_error *err)
 {
 	const unsigned char *data;
 	size_t avail, i, line_end;
@@ -32,9 +37,11 @@ static int sniff_text(struct cprof_input *in, struct cprof_error *err)
 	avail = (size_t)got;
 	for (i = 0; i < avail && strchr(" \t\r\n", data[i]) && data[i]; i++)
 		;
-	if (i == avail)
-		return cprof_error_set(err, "unrecognized profile format: %s",
-				       avail ? "blank input" : "empty input");
+	*why = NULL;
+	if (i == avail) {
+		*why = avail ? "blank input" : "empty input";
+		return -2;
+	}
 	if (data[i] == '{')
 		return CPROF_FORMAT_FLAT;
 	for (line_end = i; line_end < avail && data[line_end] != '\n'; line_end++)
@@ -44,11 +51,74 @@ static int sniff_text(struct cprof_input *in, struct cprof_error *err)
 	if (memchr(data + i, '\0', line_end - i) == NULL &&
 	    cprof_folded_line_ok((const char *)data + i, line_end - i))
 		return CPROF_FORMAT_FOLDED;
-	return cprof_error_set(err, "unrecognized profile format");
+	return -2;
+}
+
+/* The single sample type of the formats that count samples: only index
+ * 0 or "samples" may be asked for. */
+static int check_samples_index(const char *request, struct cprof_error *err)
+{
+	static const char *const types[] = { "samples" }, *const units[] = { "count" };
+
+	if (!request)
+		return 0;
+	return cprof_sample_index_pick(types, units, 1, NULL, request, err) < 0 ? -1 : 0;
+}
+
+/* A flat JSON input has the one sample type it says. */
+static int check_flat_index(struct cprof_profile *profile, const char *request,
+			    struct cprof_error *err)
+{
+	const char *type = cprof_dist_sample_type(profile->flat), *slash;
+	char *name;
+	int status;
+
+	if (!request)
+		return 0;
+	slash = strrchr(type, '/');
+	name = slash ? g_strndup(type, (gsize)(slash - type)) : g_strdup(type);
+	{
+		const char *types[] = { name }, *units[] = { slash ? slash + 1 : "" };
+
+		status = cprof_sample_index_pick(types, units, 1, NULL, request, err) < 0 ? -1 : 0;
+	}
+	g_free(name);
+	return status;
+}
+
+/* Only a profile.proto has labels: --tag-filter and --by=label:KEY need
+ * one (a flat keyed by that label keeps its keys; keys.c checks them). */
+static int check_labels(const struct cprof_profile *profile,
+			const struct cprof_read_options *options, struct cprof_error *err)
+{
+	static const char *const formats[] = {
+		[CPROF_FORMAT_GPERF] = "a gperftools CPU profile has",
+		[CPROF_FORMAT_FOLDED] = "folded stacks have",
+		[CPROF_FORMAT_FLAT] = "a flat distribution has",
+		[CPROF_FORMAT_HEAP] = "a gperftools heap profile has",
+	};
+
+	if (!options || profile->format == CPROF_FORMAT_PPROF)
+		return 0;
+	if (options->num_tag_filters > 0)
+		return cprof_error_set(err, "--tag-filter: %s no labels (only profile.proto has "
+					    "them)", formats[profile->format]);
+	if (options->label_key && profile->format != CPROF_FORMAT_FLAT)
+		return cprof_error_set(err, "--by=label:%s: %s no labels (only profile.proto has "
+					    "them)", options->label_key, formats[profile->format]);
+	return 0;
 }
 
 struct cprof_profile *cprof_profile_read(const char *name, struct cprof_error *err)
 {
+	return cprof_profile_read_with(name, NULL, err);
+}
+
+struct cprof_profile *cprof_profile_read_with(const char *name,
+					      const struct cprof_read_options *options,
+					      struct cprof_error *err)
+{
+	const char *request = options ? options->sample_index : NULL, *why = NULL;
 	struct cprof_profile *profile = cprof_xcalloc(1, sizeof(*profile));
 	struct cprof_input in;
 	long long got;
@@ -64,15 +134,44 @@ struct cprof_profile *cprof_profile_read(const char *name, struct cprof_error *e
 		goto out;
 	if (cprof_gperf_sniff(cprof_input_data(&in), (size_t)got)) {
 		status = cprof_gperf_read(&in, profile, err);
+		if (status == 0)
+			status = check_samples_index(request, err);
 		goto out;
 	}
-	format = sniff_text(&in, err);
-	if (format == CPROF_FORMAT_FLAT)
+	if (got >= 2 && cprof_input_data(&in)[0] == 0x1f && cprof_input_data(&in)[1] == 0x8b) {
+		status = cprof_proto_read(&in, profile, options, err);
+		goto out;
+	}
+	got = cprof_input_fill(&in, SNIFF_BYTES, err);
+	if (got < 0)
+		goto out;
+	if (cprof_heap_sniff(cprof_input_data(&in), (size_t)got)) {
+		status = cprof_heap_read(&in, profile, request, err);
+		goto out;
+	}
+	format = sniff_text(&in, &why, err);
+	if (format == -2 && cprof_proto_sniff(cprof_input_data(&in), cprof_input_avail(&in))) {
+		status = cprof_proto_read(&in, profile, options, err);
+		goto out;
+	}
+	if (format == -2) {
+		if (why)
+			cprof_error_set(err, "unrecognized profile format: %s", why);
+		else
+			cprof_error_set(err, "unrecognized profile format");
+	} else if (format == CPROF_FORMAT_FLAT) {
 		status = cprof_flatjson_read(&in, profile, err);
-	else if (format == CPROF_FORMAT_FOLDED)
+		if (status == 0)
+			status = check_flat_index(profile, request, err);
+	} else if (format == CPROF_FORMAT_FOLDED) {
 		status = cprof_folded_read(&in, profile, err);
+		if (status == 0)
+			status = check_samples_index(request, err);
+	}
 out:
 	cprof_input_close(&in);
+	if (status == 0)
+		status = check_labels(profile, options, err);
 	if (status < 0) {
 		cprof_profile_free(profile);
 		return NULL;
@@ -88,5 +187,8 @@ void cprof_profile_free(struct cprof_profile *profile)
 	cprof_ptrs_clear(&profile->folded, free);
 	cprof_maps_clear(&profile->maps);
 	cprof_dist_free(profile->flat);
+	cprof_locations_free(profile->locations);
+	g_free(profile->labels);
+	g_free(profile->sample_type);
 	free(profile);
 }

@@ -13,6 +13,8 @@ enum cprof_format {
 	CPROF_FORMAT_GPERF,    /* gperftools binary CPU profile */
 	CPROF_FORMAT_FOLDED,   /* folded stacks */
 	CPROF_FORMAT_FLAT,     /* cprof flat JSON */
+	CPROF_FORMAT_PPROF,    /* pprof's profile.proto (proto.h) */
+	CPROF_FORMAT_HEAP,     /* gperftools heap profile, legacy text (heap.h) */
 };
 
 /* A distinct call chain of a binary profile and its summed count. */
@@ -46,12 +48,29 @@ struct cprof_profile {
 	struct cprof_maps maps;
 	struct cprof_dist *flat;       /* flat JSON */
 	bool replaced_utf8;    /* names were not valid UTF-8 */
+	char *sample_type;     /* "TYPE/UNIT" of the counts, owned; NULL: samples/count */
+	bool exact_pcs;        /* no PC is a return address: none is looked up at PC-1 */
+	struct cprof_locations *locations; /* profile.proto: stacks hold their indexes */
+	const char **labels;   /* --by=label:KEY: the key of stacks[i] (g_free the array) */
+};
+
+/* The options of reading an input beyond its name. */
+struct cprof_read_options {
+	const char *sample_index;      /* --sample-index N|NAME, or NULL: the default */
+	const char *const *tag_filters; /* --tag-filter KEY=VALUE: samples must match each */
+	size_t num_tag_filters;
+	const char *label_key;         /* --by=label:KEY: the KEY, or NULL */
 };
 
 /* Reads the input `name` ("-" is standard input), detecting its format by
  * content.  Returns a profile the caller frees with cprof_profile_free, or
  * NULL with `err` set. */
 struct cprof_profile *cprof_profile_read(const char *name, struct cprof_error *err);
+
+/* cprof_profile_read with `options` (NULL: the defaults). */
+struct cprof_profile *cprof_profile_read_with(const char *name,
+					      const struct cprof_read_options *options,
+					      struct cprof_error *err);
 
 /* Frees a profile; accepts NULL. */
 void cprof_profile_free(struct cprof_profile *profile);

@@ -136,6 +136,7 @@ int cprof_entropy_compute(struct cprof_dist *dist, enum cprof_base base, struct 
 			  struct cprof_error *err)
 {
 	uint64_t *counts;
+	double units;
 	guint i;
 
 	if (dist->cum)
@@ -149,6 +150,20 @@ int cprof_entropy_compute(struct cprof_dist *dist, enum cprof_base base, struct 
 		counts[i] = ((const struct cprof_entry *)dist->entries.items[i])->count;
 	cprof_entropy_of_counts(counts, dist->entries.len, dist->total, base, out);
 	free(counts);
+	units = cprof_dist_units_per_sample(dist);
+	if (units == 0) {
+		/* Bytes, objects, a time without its period: no sample count to
+		 * take the sampling error from. */
+		out->entropy_mm = NAN;
+		out->se = NAN;
+	} else if (units != 1 && dist->total > 0) {
+		/* Counts of `units` a sample: total / units samples. */
+		double samples = (double)dist->total / units;
+
+		out->se *= sqrt(units);
+		out->entropy_mm = out->entropy + (double)(out->entries - 1) / (2.0 * samples) /
+						 ln_base(base);
+	}
 	return 0;
 }
 
@@ -386,6 +401,12 @@ static int key_cmp(const void *x, const void *y)
 	return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
+/* A count of `units` a sample in samples, rounded. */
+static uint64_t in_samples(uint64_t count, double units)
+{
+	return units == 1 ? count : (uint64_t)llround((double)count / units);
+}
+
 /* The count of `key` in `dist`; a count of 0 is as good as absent. */
 static uint64_t count_in(const struct cprof_dist *dist, const char *key)
 {
@@ -420,8 +441,8 @@ static void gather_keys(struct cprof_judgement *j, const struct cprof_dist *a,
 	for (i = 0; i < j->count; i++) {
 		struct cprof_pair *pair = &j->pairs[i];
 
-		pair->count_a = count_in(a, j->keys[i]);
-		pair->count_b = count_in(b, j->keys[i]);
+		pair->count_a = in_samples(count_in(a, j->keys[i]), j->units_per_sample);
+		pair->count_b = in_samples(count_in(b, j->keys[i]), j->units_per_sample);
 		pair->known = !(pair->count_a == 0 && a_truncated) &&
 			      !(pair->count_b == 0 && b_truncated);
 	}
@@ -433,8 +454,7 @@ static const char **find_key(const struct cprof_judgement *j, const char *key)
 }
 
 /* Tests the compared keys the correction left out: they are printed. */
-static void test_compared(struct cprof_judgement *j, const struct cprof_dist *a,
-			  const struct cprof_dist *b, const struct cprof_diff *diff)
+static void test_compared(struct cprof_judgement *j, const struct cprof_diff *diff)
 {
 	size_t i;
 
@@ -442,8 +462,8 @@ static void test_compared(struct cprof_judgement *j, const struct cprof_dist *a,
 		const char **found = find_key(j, diff->entries[i].key);
 
 		if (found)
-			cprof_signif_test(j->signif, j->pairs, (size_t)(found - j->keys), a->total,
-					  b->total, &j->options);
+			cprof_signif_test(j->signif, j->pairs, (size_t)(found - j->keys), j->total_a,
+					  j->total_b, &j->options);
 	}
 }
 
@@ -460,14 +480,13 @@ static void warn_few(struct cprof_judgement *j, const char *side, uint64_t total
 }
 
 /* The warnings of a tested difference. */
-static void warn_tested(struct cprof_judgement *j, const struct cprof_dist *a,
-			const struct cprof_dist *b, const struct cprof_diff *diff)
+static void warn_tested(struct cprof_judgement *j, const struct cprof_diff *diff)
 {
-	double ratio = (double)a->total / (double)b->total;
+	double ratio = (double)j->total_a / (double)j->total_b;
 	size_t i, unknown = 0, hidden = j->signif->significant;
 
-	warn_few(j, "A", a->total);
-	warn_few(j, "B", b->total);
+	warn_few(j, "A", j->total_a);
+	warn_few(j, "B", j->total_b);
 	if (ratio > 20 || ratio < 1.0 / 20)
 		cprof_warnings_add(&j->warnings,
 				   "%s has %.0f times the samples of %s: the smaller side sets "
@@ -503,19 +522,28 @@ struct cprof_judgement *cprof_judge(const struct cprof_dist *a, const struct cpr
 				    const struct cprof_signif_options *options)
 {
 	struct cprof_judgement *j = cprof_xcalloc(1, sizeof(*j));
+	double units_a = cprof_dist_units_per_sample(a), units_b = cprof_dist_units_per_sample(b);
 
 	j->options = *options;
+	j->units_per_sample = units_a;
 	if (a->cum || b->cum) {
 		cprof_warnings_add(&j->warnings, "a --cum difference has no significance figures: "
 				   "a sample counts in many keys");
 		return j;
 	}
+	if (units_a == 0 || units_a != units_b) {
+		cprof_warnings_add(&j->warnings, "the counts are %s, not samples of a known period: "
+				   "no tests, intervals or verdict", cprof_dist_sample_type(a));
+		return j;
+	}
+	j->total_a = in_samples(a->total, units_a);
+	j->total_b = in_samples(b->total, units_a);
 	gather_keys(j, a, b);
-	j->signif = cprof_signif_compute(j->pairs, j->count, a->total, b->total, options);
-	test_compared(j, a, b, diff);
-	cprof_manhattan_null(j->pairs, j->count, a->total, b->total, k, keys == CPROF_KEYS_A,
+	j->signif = cprof_signif_compute(j->pairs, j->count, j->total_a, j->total_b, options);
+	test_compared(j, diff);
+	cprof_manhattan_null(j->pairs, j->count, j->total_a, j->total_b, k, keys == CPROF_KEYS_A,
 			     options->dispersion, options->alpha, 0, &j->null);
-	warn_tested(j, a, b, diff);
+	warn_tested(j, diff);
 	return j;
 }
 

@@ -176,10 +176,17 @@ struct cprof_judgement {
 	struct cprof_signif_options options;
 	size_t count;                  /* keys of A or B with samples */
 	const char **keys;             /* in bytewise order; point into A and B */
-	struct cprof_pair *pairs;      /* their counts */
+	struct cprof_pair *pairs;      /* their counts, in samples */
 	struct cprof_signif *signif;   /* NULL for a --cum difference */
 	struct cprof_manhattan_null null;
 	struct cprof_warnings warnings;
+	/* Units of the counts a sample is (cprof_dist_units_per_sample: 1 for
+	 * samples/count, the period for a time): the tests take every count
+	 * divided by it (rounded), in samples.  0: the counts are not samples,
+	 * and nothing is tested. */
+	double units_per_sample;
+	uint64_t total_a;              /* the totals in samples */
+	uint64_t total_b;
 };
 
 /* Judges the difference `diff` of `a` and `b` (as cprof_diff_compute made

@@ -303,6 +303,8 @@ static const struct {
 	{ "jansson", CPROF_JANSSON_VERSION },
 	{ "elfutils", CPROF_LIBDW_VERSION },
 	{ "xxHash", CPROF_XXHASH_VERSION },
+	{ "protobuf-c", CPROF_PROTOBUFC_VERSION },
+	{ "zlib", CPROF_ZLIB_VERSION },
 	{ "GSL", CPROF_GSL_VERSION },
 	{ "CLP", CPROF_CLP_VERSION },
 };

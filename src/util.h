@@ -17,7 +17,7 @@ enum { EXIT_OK = 0, EXIT_VERDICT = 1, EXIT_TROUBLE = 2 };
 #define CPROF_SCHEMA_VERSION 1
 
 /* What the readers link beyond GLib and jansson, for cprof_set_libraries. */
-#define CPROF_READ_LIBRARIES "elfutils xxHash"
+#define CPROF_READ_LIBRARIES "elfutils xxHash protobuf-c zlib"
 
 /* An error found while reading or computing: the first one wins.  `text`
  * says what is wrong and where ("truncated record at byte 4096"); the

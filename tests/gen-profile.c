@@ -14,6 +14,15 @@
  *   bytes HEX ...                raw bytes
  *   truncate N                   cut the whole output to N bytes
  *
+ * and protocol buffers (pprof's profile.proto):
+ *   pb FIELD VALUE ...           varint fields (VALUE may be negative)
+ *   pb-packed FIELD VALUE ...    one field of packed varints
+ *   pb-string FIELD TEXT         a length-delimited field holding TEXT
+ *   pb-begin FIELD               a length-delimited field holding what
+ *   pb-end                       follows, up to its pb-end (nested)
+ *   varint VALUE ...             bare varints
+ *   gzip                         the output so far, gzip-compressed
+ *
  * Numbers are decimal or 0x-prefixed hex; '#' starts a comment line. */
 #define _GNU_SOURCE 1
 #include <errno.h>
@@ -21,6 +30,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <zlib.h>
 
 static unsigned width = 8;
 static int big_endian;
@@ -51,6 +62,58 @@ static void emit_slot(uint64_t v)
 	}
 }
 
+static void emit_varint(uint64_t v)
+{
+	while (v >= 0x80) {
+		emit_byte((unsigned char)(v | 0x80));
+		v >>= 7;
+	}
+	emit_byte((unsigned char)v);
+}
+
+/* Ends the length-delimited field whose content started at `start`: its
+ * length goes in front of the content. */
+static void end_field(size_t start)
+{
+	size_t len = out_len - start, n = 0;
+	unsigned char prefix[10];
+	uint64_t v = len;
+
+	while (v >= 0x80) {
+		prefix[n++] = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	prefix[n++] = (unsigned char)v;
+	for (size_t i = 0; i < n; i++)
+		emit_byte(0);
+	memmove(out + start + n, out + start, len);
+	memcpy(out + start, prefix, n);
+}
+
+static void gzip_output(void)
+{
+	z_stream z = { 0 };
+	uLong bound;
+	unsigned char *packed;
+
+	if (deflateInit2(&z, 9, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY) != Z_OK)
+		exit(2);
+	bound = deflateBound(&z, (uLong)out_len);
+	packed = malloc(bound);
+	if (!packed)
+		exit(2);
+	z.next_in = out;
+	z.avail_in = (uInt)out_len;
+	z.next_out = packed;
+	z.avail_out = (uInt)bound;
+	if (deflate(&z, Z_FINISH) != Z_STREAM_END)
+		exit(2);
+	free(out);
+	out = packed;
+	out_len = out_cap = z.total_out;
+	deflateEnd(&z);
+}
+
 static uint64_t number(const char *s, unsigned line)
 {
 	char *end;
@@ -69,7 +132,7 @@ int main(void)
 {
 	char *buf = NULL, *word, *save, *rest;
 	uint64_t period = 1000, truncate_at = UINT64_MAX, *slots = NULL;
-	size_t n, i, buf_cap = 0, slots_cap = 0;
+	size_t n, i, buf_cap = 0, slots_cap = 0, open_fields[64], depth = 0;
 	unsigned line = 0;
 
 	while (getline(&buf, &buf_cap, stdin) > 0) {
@@ -85,6 +148,19 @@ int main(void)
 				emit_byte((unsigned char)rest[i]);
 			if (buf[4] != 'n')
 				emit_byte('\n');
+			continue;
+		}
+		if (strncmp(buf, "pb-string ", 10) == 0) {
+			char *text = strchr(rest, ' ');
+			size_t start;
+
+			if (text)
+				*text = '\0';
+			emit_varint(number(rest, line) << 3 | 2);
+			start = out_len;
+			for (i = 0; text && text[i + 1]; i++)
+				emit_byte((unsigned char)text[i + 1]);
+			end_field(start);
 			continue;
 		}
 		if (strncmp(buf, "layout ", 7) == 0) {
@@ -135,6 +211,29 @@ int main(void)
 				emit_byte((unsigned char)slots[i]);
 		} else if (strcmp(word, "truncate") == 0 && n == 1) {
 			truncate_at = slots[0];
+		} else if (strcmp(word, "pb") == 0 && n >= 2) {
+			for (i = 1; i < n; i++) {
+				emit_varint(slots[0] << 3);
+				emit_varint(slots[i]);
+			}
+		} else if (strcmp(word, "pb-packed") == 0 && n >= 1) {
+			size_t start;
+
+			emit_varint(slots[0] << 3 | 2);
+			start = out_len;
+			for (i = 1; i < n; i++)
+				emit_varint(slots[i]);
+			end_field(start);
+		} else if (strcmp(word, "pb-begin") == 0 && n == 1 && depth < 64) {
+			emit_varint(slots[0] << 3 | 2);
+			open_fields[depth++] = out_len;
+		} else if (strcmp(word, "pb-end") == 0 && n == 0 && depth > 0) {
+			end_field(open_fields[--depth]);
+		} else if (strcmp(word, "varint") == 0) {
+			for (i = 0; i < n; i++)
+				emit_varint(slots[i]);
+		} else if (strcmp(word, "gzip") == 0 && n == 0) {
+			gzip_output();
 		} else {
 			fprintf(stderr, "gen-profile: line %u: unknown directive '%s'\n", line, word);
 			return 2;

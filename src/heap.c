@@ -1,0 +1,430 @@
+/* heap.c: gperftools heap profiles, the legacy text, read as pprof's
+ * legacy parser reads them (its parseHeap): the header says the kind and
+ * the sampling rate, and whether allocation totals are there (then four
+ * values a stack, alloc_objects, alloc_space, inuse_objects, inuse_space;
+ * else two, objects and space).  Every address is a return address and is
+ * taken at address - 1, the leaf's too: the stacks keep exact PCs. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include <glib.h>
+
+#include "heap.h"
+#include "proto.h"
+
+struct header {
+	uint64_t inuse_count, inuse_size, alloc_count, alloc_size;
+	bool has_alloc;
+	bool v2;               /* sampled: scale each stack by 1/(1 - exp(-size/rate)) */
+	int64_t rate;
+};
+
+struct cursor {
+	const char *p, *end;
+};
+
+static void spaces(struct cursor *c)
+{
+	while (c->p < c->end && (*c->p == ' ' || *c->p == '\t'))
+		c->p++;
+}
+
+static bool literal(struct cursor *c, const char *s)
+{
+	size_t n = strlen(s);
+
+	spaces(c);
+	if ((size_t)(c->end - c->p) < n || memcmp(c->p, s, n) != 0)
+		return false;
+	c->p += n;
+	return true;
+}
+
+/* A decimal number, optionally negative; false on none or overflow. */
+static bool number(struct cursor *c, int64_t *out)
+{
+	bool negative = false;
+	uint64_t value = 0;
+	const char *start;
+
+	spaces(c);
+	if (c->p < c->end && *c->p == '-') {
+		negative = true;
+		c->p++;
+	}
+	start = c->p;
+	while (c->p < c->end && *c->p >= '0' && *c->p <= '9') {
+		if (value > ((uint64_t)INT64_MAX - (uint64_t)(*c->p - '0')) / 10)
+			return false;
+		value = value * 10 + (uint64_t)(*c->p - '0');
+		c->p++;
+	}
+	if (c->p == start)
+		return false;
+	*out = negative ? -(int64_t)value : (int64_t)value;
+	return true;
+}
+
+bool cprof_heap_sniff(const unsigned char *data, size_t len)
+{
+	static const char magic[] = "heap profile:";
+	size_t i = 0;
+
+	while (i < len && (data[i] == ' ' || data[i] == '\t'))
+		i++;
+	return len - i >= sizeof(magic) - 1 && memcmp(data + i, magic, sizeof(magic) - 1) == 0;
+}
+
+/* "heap profile: N: M [ N: M] @ KIND[/RATE]" */
+static int parse_header(const char *line, size_t len, struct header *h, struct cprof_error *err)
+{
+	struct cursor c = { line, line + len };
+	int64_t v[4], rate = 0;
+	const char *kind;
+	size_t kind_len;
+	int i;
+
+	if (!literal(&c, "heap profile:"))
+		return cprof_error_set(err, "not a heap profile header");
+	for (i = 0; i < 4; i++) {
+		if ((i == 2 && !literal(&c, "[")) || !number(&c, &v[i]) || v[i] < 0 ||
+		    (i % 2 == 0 && !literal(&c, ":")))
+			return cprof_error_set(err, "bad heap profile header (heap profile: N: M "
+						    "[ N: M ] @ KIND)");
+	}
+	if (!literal(&c, "]") || !literal(&c, "@"))
+		return cprof_error_set(err, "bad heap profile header (heap profile: N: M [ N: M ] "
+					    "@ KIND)");
+	spaces(&c);
+	kind = c.p;
+	while (c.p < c.end && ((*c.p >= 'a' && *c.p <= 'z') || (*c.p >= '0' && *c.p <= '9') ||
+			       *c.p == '_'))
+		c.p++;
+	kind_len = (size_t)(c.p - kind);
+	if (c.p < c.end && *c.p == '/') {
+		c.p++;
+		if (c.p < c.end && (!number(&c, &rate) || rate < 0))
+			return cprof_error_set(err, "bad sampling rate in the heap profile header");
+	}
+	h->inuse_count = (uint64_t)v[0];
+	h->inuse_size = (uint64_t)v[1];
+	h->alloc_count = (uint64_t)v[2];
+	h->alloc_size = (uint64_t)v[3];
+#define KIND(s) (kind_len == sizeof(s) - 1 && memcmp(kind, s, kind_len) == 0)
+	if (KIND("heapz_v2") || KIND("heap_v2")) {
+		h->v2 = true;
+		h->rate = rate;
+	} else if (KIND("heap")) {
+		h->v2 = true;
+		h->rate = rate / 2;
+	} else if (KIND("heapprofile")) {
+		h->rate = 1;
+	} else if (KIND("growthz") || KIND("growth") || KIND("fragmentationz") ||
+		   KIND("fragmentation")) {
+		h->rate = 1;
+		return 0;      /* pprof reads no allocation totals there */
+	} else {
+		return cprof_error_set(err, "unsupported heap profile kind '%.*s'", (int)kind_len,
+				       kind);
+	}
+#undef KIND
+	h->has_alloc = (v[2] != v[0] && v[2] != 0) || (v[3] != v[1] && v[3] != 0);
+	return 0;
+}
+
+/* pprof's scaleHeapSample: a stack of count objects of size bytes in all,
+ * sampled every `rate` bytes on average, was sampled with probability
+ * 1 - exp(-(size/count)/rate). */
+static void unsample(int64_t *count, int64_t *size, int64_t rate)
+{
+	double scale;
+
+	if (*count == 0 || *size == 0) {
+		*count = *size = 0;
+		return;
+	}
+	if (rate <= 1)
+		return;
+	scale = 1 / (1 - exp(-((double)*size / (double)*count) / (double)rate));
+	*count = (int64_t)((double)*count * scale);
+	*size = (int64_t)((double)*size * scale);
+}
+
+struct stacks {
+	GHashTable *table;     /* struct cprof_stack * set */
+	uint64_t *pcs;
+	size_t cap;
+};
+
+static guint stack_hash(gconstpointer p)
+{
+	return (guint)((const struct cprof_stack *)p)->hash;
+}
+
+static gboolean stack_equal(gconstpointer a, gconstpointer b)
+{
+	const struct cprof_stack *x = a, *y = b;
+
+	return x->hash == y->hash && x->depth == y->depth &&
+	       memcmp(x->pcs, y->pcs, x->depth * sizeof(x->pcs[0])) == 0;
+}
+
+/* "N: M [N: M] @ 0x... 0x..." into values[] (alloc pair first when the
+ * profile has it) and the PCs (each address less one) into s->pcs. */
+static int parse_sample(const char *line, size_t len, const struct header *h, int64_t *values,
+			size_t *n_values, struct stacks *s, uint32_t *depth,
+			struct cprof_error *err)
+{
+	struct cursor c = { line, line + len };
+	int64_t v[4];
+	size_t n = 0;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		if ((i == 2 && !literal(&c, "[")) || !number(&c, &v[i]) ||
+		    (i % 2 == 0 && !literal(&c, ":")))
+			return cprof_error_set(err, "bad heap sample line (N: M [N: M] @ ADDRESSES)");
+		if (v[i] < 0)
+			return cprof_error_set(err, "negative %s %" PRId64,
+					       i % 2 ? "size" : "count", v[i]);
+	}
+	if (!literal(&c, "]") || !literal(&c, "@"))
+		return cprof_error_set(err, "bad heap sample line (N: M [N: M] @ ADDRESSES)");
+	for (i = h->has_alloc ? 2 : 0; i >= 0; i -= 2) {
+		int64_t count = v[i], size = v[i + 1];
+
+		if (count == 0 && size != 0)
+			return cprof_error_set(err, "%s count is 0 but its size is %" PRId64,
+					       i ? "allocation" : "in-use", size);
+		if (h->v2)
+			unsample(&count, &size, h->rate);
+		values[n++] = count;
+		values[n++] = size;
+	}
+	*n_values = n;
+	*depth = 0;
+	for (;;) {
+		uint64_t addr = 0;
+		int digits = 0;
+
+		spaces(&c);
+		if (c.p == c.end)
+			break;
+		if (c.end - c.p < 3 || c.p[0] != '0' || c.p[1] != 'x')
+			return cprof_error_set(err, "bad address in a heap sample (0xHEX wanted)");
+		c.p += 2;
+		while (c.p < c.end && ((*c.p >= '0' && *c.p <= '9') || (*c.p >= 'a' && *c.p <= 'f'))) {
+			if (++digits > 16)
+				return cprof_error_set(err, "address past 64 bits in a heap sample");
+			addr = addr << 4 | (uint64_t)(*c.p <= '9' ? *c.p - '0' : *c.p - 'a' + 10);
+			c.p++;
+		}
+		if (digits == 0 || (c.p < c.end && *c.p != ' ' && *c.p != '\t'))
+			return cprof_error_set(err, "bad address in a heap sample (0xHEX wanted)");
+		if (*depth == UINT32_MAX)
+			return cprof_error_set(err, "too many addresses");
+		if (*depth == s->cap) {
+			s->cap = s->cap ? 2 * s->cap : 64;
+			s->pcs = cprof_xrealloc(s->pcs, s->cap * sizeof(*s->pcs));
+		}
+		s->pcs[(*depth)++] = addr ? addr - 1 : 0;
+	}
+	if (*depth == 0) {
+		/* A stack without frames: keyed as PC 0. */
+		if (s->cap == 0) {
+			s->cap = 64;
+			s->pcs = cprof_xrealloc(s->pcs, s->cap * sizeof(*s->pcs));
+		}
+		s->pcs[(*depth)++] = 0;
+	}
+	return 0;
+}
+
+static int add_stack(struct cprof_profile *profile, struct stacks *s, uint32_t depth,
+		     int64_t value, struct cprof_error *err)
+{
+	struct cprof_stack probe = { 0 }, *stack;
+
+	if (profile->total > (uint64_t)INT64_MAX - (uint64_t)value)
+		return cprof_error_set(err, "the values' sum overflows");
+	profile->total += (uint64_t)value;
+	if (value == 0)
+		return 0;
+	probe.depth = depth;
+	probe.pcs = s->pcs;
+	probe.hash = XXH3_64bits(s->pcs, depth * sizeof(s->pcs[0]));
+	stack = g_hash_table_lookup(s->table, &probe);
+	if (!stack) {
+		stack = cprof_xmalloc(sizeof(*stack) + depth * sizeof(uint64_t));
+		*stack = probe;
+		stack->count = 0;
+		memcpy(stack->storage, s->pcs, depth * sizeof(uint64_t));
+		stack->pcs = stack->storage;
+		g_hash_table_add(s->table, stack);
+		cprof_ptrs_add(&profile->stacks, stack);
+	}
+	stack->count += (uint64_t)value;
+	return 0;
+}
+
+static bool is_hex(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* One line of the maps: "NAME=VALUE" defines $NAME for the lines after
+ * it (pprof's way; build= is maps.c's own), "START-END: PATH [(@OFFSET)]"
+ * is pprof's brief form, anything else goes to maps.c as /proc/maps. */
+static void add_map_line(struct cprof_maps *maps, GPtrArray *vars, const char *line, size_t len)
+{
+	GString *text = g_string_new_len(line, (gssize)len);
+	const char *p, *end, *eq;
+	guint i;
+
+	for (i = 0; i + 1 < vars->len; i += 2) {
+		const char *name = g_ptr_array_index(vars, i), *value = g_ptr_array_index(vars, i + 1);
+		char *found;
+
+		while ((found = strstr(text->str, name)) != NULL) {
+			gssize at = found - text->str;
+
+			g_string_erase(text, at, (gssize)strlen(name));
+			g_string_insert(text, at, value);
+			if (strlen(value) >= strlen(name) && strstr(value, name))
+				break;
+		}
+	}
+	p = text->str;
+	end = text->str + text->len;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	eq = memchr(p, '=', (size_t)(end - p));
+	if (eq && !is_hex(*p) && strncmp(p, "build=", 6) != 0) {
+		g_ptr_array_add(vars, g_strdup_printf("$%.*s", (int)(eq - p), p));
+		g_ptr_array_add(vars, g_strstrip(g_strndup(eq + 1, (gsize)(end - eq - 1))));
+	} else {
+		const char *q = p;
+		uint64_t start = 0, stop = 0, offset = 0;
+		char *path_end;
+
+		if (strncmp(q, "0x", 2) == 0)
+			q += 2;
+		start = strtoull(q, &path_end, 16);
+		q = path_end;
+		if (q > p && q < end && *q == '-') {
+			q++;
+			if (strncmp(q, "0x", 2) == 0)
+				q += 2;
+			stop = strtoull(q, &path_end, 16);
+			if (path_end > q && *path_end == ':') {
+				const char *path = path_end + 1, *at;
+				size_t path_len;
+
+				while (*path == ' ' || *path == '\t')
+					path++;
+				path_len = strcspn(path, " \t");
+				at = path + path_len;
+				while (*at == ' ' || *at == '\t')
+					at++;
+				if (strncmp(at, "(@", 2) == 0)
+					offset = strtoull(at + 2, NULL, 16);
+				g_string_printf(text, "%" PRIx64 "-%" PRIx64 " r-xp %" PRIx64 " 00:00 0 %.*s",
+						start, stop, offset, (int)path_len, path);
+			}
+		}
+		cprof_maps_add_line(maps, text->str, text->len);
+	}
+	g_string_free(text, TRUE);
+}
+
+static bool map_sentinel(const char *line, size_t len)
+{
+	return g_strstr_len(line, (gssize)len, "--- Memory map: ---") ||
+	       g_strstr_len(line, (gssize)len, "MAPPED_LIBRARIES:");
+}
+
+int cprof_heap_read(struct cprof_input *in, struct cprof_profile *profile,
+		    const char *sample_index, struct cprof_error *err)
+{
+	static const char *const types4[] = { "alloc_objects", "alloc_space", "inuse_objects",
+					      "inuse_space" };
+	static const char *const units4[] = { "count", "bytes", "count", "bytes" };
+	static const char *const types2[] = { "objects", "space" };
+	static const char *const units2[] = { "count", "bytes" };
+	struct stacks stacks = { g_hash_table_new(stack_hash, stack_equal), NULL, 0 };
+	GPtrArray *vars = g_ptr_array_new_with_free_func(g_free);
+	unsigned long long line_no = 0;
+	struct header header = { 0 };
+	bool has_nul, in_maps = false;
+	const char *line;
+	long long len;
+	int index = -1, status = -1;
+
+	profile->format = CPROF_FORMAT_HEAP;
+	profile->exact_pcs = true;
+	while ((len = cprof_input_line(in, &line, &has_nul, err)) >= 0) {
+		int64_t values[4];
+		size_t n_values;
+		uint32_t depth;
+
+		line_no++;
+		while (len > 0 && (line[0] == ' ' || line[0] == '\t'))
+			line++, len--;
+		while (len > 0 && (line[len - 1] == ' ' || line[len - 1] == '\t'))
+			len--;
+		if (in_maps) {
+			if (!has_nul)
+				add_map_line(&profile->maps, vars, line, (size_t)len);
+			continue;
+		}
+		if (has_nul) {
+			err->line = line_no;
+			cprof_error_set(err, "NUL byte in a heap profile line");
+			goto out;
+		}
+		if (line_no == 1) {
+			if (parse_header(line, (size_t)len, &header, err) < 0) {
+				err->line = line_no;
+				goto out;
+			}
+			index = header.has_alloc ?
+					cprof_sample_index_pick(types4, units4, 4, NULL, sample_index, err) :
+					cprof_sample_index_pick(types2, units2, 2, NULL, sample_index, err);
+			if (index < 0)
+				goto out;
+			profile->sample_type = header.has_alloc ?
+						       g_strdup_printf("%s/%s", types4[index], units4[index]) :
+						       g_strdup_printf("%s/%s", types2[index], units2[index]);
+			continue;
+		}
+		if (len == 0 || line[0] == '#')
+			continue;
+		if (map_sentinel(line, (size_t)len)) {
+			in_maps = true;
+			continue;
+		}
+		if (parse_sample(line, (size_t)len, &header, values, &n_values, &stacks, &depth,
+				 err) < 0 ||
+		    add_stack(profile, &stacks, depth, values[index], err) < 0) {
+			err->line = line_no;
+			goto out;
+		}
+	}
+	if (err->text[0])
+		goto out;
+	cprof_maps_finish(&profile->maps);
+	profile->replaced_utf8 |= profile->maps.replaced_utf8;
+	status = 0;
+out:
+	g_hash_table_destroy(stacks.table);
+	g_ptr_array_free(vars, TRUE);
+	free(stacks.pcs);
+	return status;
+}

@@ -1,0 +1,3 @@
+module goprof
+
+go 1.19
