@@ -5,8 +5,12 @@
 #include <stdlib.h>
 
 #include "load.h"
+#include "rows.h"
 
-enum { OPT_FOLDED = 512 };
+enum { OPT_FOLDED = 512, OPT_ROWS, OPT_TAG };
+
+/* Fields of every row, never tags. */
+static const char *const row_fields[] = { "profile", "by", "key", "count", NULL };
 
 static void usage(int status)
 {
@@ -15,7 +19,7 @@ static void usage(int status)
 	fprintf(out,
 		"usage: %s [-chtV] [--by=KEY] [--cum] [-n N] [--folded]\n"
 		"       [--sample-index=N|NAME] [--no-symbolize] [--no-inline] [--symbols DIR]\n"
-		"       [--binary FILE] [FILE ...]\n"
+		"       [--binary FILE] [--rows [--tag NAME=VALUE]...] [FILE ...]\n"
 		"Print the flat normalized distribution of CPU profiles as JSON.\n"
 		CPROF_LOAD_BY_HELP
 		CPROF_LOAD_SAMPLE_INDEX_HELP
@@ -24,6 +28,8 @@ static void usage(int status)
 		"  -c, --compact   JSON on one line\n"
 		"  -t, --text      an aligned table instead of JSON\n"
 		"      --folded    KEY COUNT lines instead of JSON\n"
+		"      --rows      JSON Lines, one row per key of each input, not merged\n"
+		"      --tag NAME=VALUE  a field of every row (repeatable)\n"
 		CPROF_LOAD_SYMBOL_HELP
 		"  -h, --help      this help;  -V, --version  the version\n",
 		cprof_progname);
@@ -38,6 +44,8 @@ int main(int argc, char **argv)
 		CPROF_OUTPUT_LONG_OPTIONS,
 		{ "folded", no_argument, NULL, OPT_FOLDED },
 		{ "help", no_argument, NULL, 'h' },
+		{ "rows", no_argument, NULL, OPT_ROWS },
+		{ "tag", required_argument, NULL, OPT_TAG },
 		{ "top", required_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -45,7 +53,8 @@ int main(int argc, char **argv)
 	struct cprof_loader loader;
 	struct cprof_dist *dist = NULL;
 	const char *const *inputs;
-	bool compact = false, text = false, folded = false;
+	GPtrArray *tags = g_ptr_array_new_with_free_func(cprof_tag_free);
+	bool compact = false, text = false, folded = false, rows = false;
 	uint64_t top = 0;
 	int opt, i, count;
 
@@ -69,6 +78,12 @@ int main(int argc, char **argv)
 		case OPT_FOLDED:
 			folded = true;
 			break;
+		case OPT_ROWS:
+			rows = true;
+			break;
+		case OPT_TAG:
+			cprof_tag_parse(tags, "--tag", optarg, row_fields);
+			break;
 		default:
 			cprof_bad_option(opt, argv, options);
 		}
@@ -77,10 +92,29 @@ int main(int argc, char **argv)
 	argv += optind;
 	if (text && folded)
 		cprof_die("--text and --folded exclude each other");
+	if (rows && (text || folded || compact || top || loader.key.cum))
+		cprof_die("--rows excludes --text, --folded, --compact, --top and --cum");
+	if (tags->len && !rows)
+		cprof_die("--tag: only with --rows");
 
 	inputs = argc > 0 ? (const char *const *)argv : stdin_only;
 	count = argc > 0 ? argc : 1;
 	cprof_loader_check_operands(inputs, count);
+	if (rows) {
+		struct cprof_dist **dists = cprof_xcalloc((size_t)count, sizeof(*dists));
+
+		for (i = 0; i < count; i++) {
+			cprof_loader_read(&loader, inputs[i], &dists[i]);
+			cprof_rows_check(dists[i]);
+		}
+		cprof_rows_print(dists, (size_t)count, tags);
+		for (i = 0; i < count; i++)
+			cprof_dist_free(dists[i]);
+		free(dists);
+		g_ptr_array_free(tags, TRUE);
+		cprof_loader_free(&loader);
+		return cprof_finish_output(EXIT_OK);
+	}
 	for (i = 0; i < count; i++)
 		cprof_loader_read(&loader, inputs[i], &dist);
 
@@ -91,6 +125,7 @@ int main(int argc, char **argv)
 	else
 		cprof_json_print(cprof_json_flat(dist, (size_t)top), compact);
 	cprof_dist_free(dist);
+	g_ptr_array_free(tags, TRUE);
 	cprof_loader_free(&loader);
 	return cprof_finish_output(EXIT_OK);
 }
