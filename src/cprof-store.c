@@ -181,7 +181,6 @@ static void do_load(const char *url, struct cprof_loader *loader, GPtrArray *tag
 		    const char *date, char **operands, int count)
 {
 	struct cprof_store *store = cprof_store_open(url, false);
-	struct cprof_store_profile *profiles;
 	const char **values;
 	char *load_id;
 	guint t;
@@ -205,35 +204,34 @@ static void do_load(const char *url, struct cprof_loader *loader, GPtrArray *tag
 		}
 		values[d] = tag->value;
 	}
-	/* Every profile is read, keyed and checked before anything is
-	 * inserted: a profile that fails to read stops the load with
-	 * nothing of it stored. */
-	profiles = cprof_xcalloc((size_t)count, sizeof(*profiles));
+	/* Profiles are read one at a time and their rows sent on; none is
+	 * seen by a query before the whole load is committed, and a profile
+	 * that fails to read ends the program before that. */
+	load_id = g_uuid_string_random();
+	store->ops->load_begin(store, load_id);
 	for (i = 0; i < count; i++) {
-		struct cprof_store_profile *prof = &profiles[i];
+		struct cprof_store_profile prof = { 0 };
 		struct stat st;
 
-		cprof_loader_read(loader, operands[i], &prof->dist);
-		cprof_rows_check(prof->dist);
-		cprof_dist_sort(prof->dist);
-		prof->name = g_ptr_array_index(prof->dist->sources, 0);
+		cprof_loader_read(loader, operands[i], &prof.dist);
+		cprof_rows_check(prof.dist);
+		cprof_dist_sort(prof.dist);
+		prof.name = g_ptr_array_index(prof.dist->sources, 0);
 		if (date)
-			memcpy(prof->date, date, 11);
+			memcpy(prof.date, date, 11);
 		else if (strcmp(operands[i], "-") != 0 && stat(operands[i], &st) == 0)
-			day_of(st.st_mtime, prof->date);
+			day_of(st.st_mtime, prof.date);
 		else
-			day_of(time(NULL), prof->date);
-		prof->dims = values;
-		prof->seq = (uint32_t)i;
-		prof->sample_type = cprof_dist_sample_type(prof->dist);
-		prof->period_us = prof->dist->has_period ? (long long)prof->dist->period_us : -1;
+			day_of(time(NULL), prof.date);
+		prof.dims = values;
+		prof.seq = (uint32_t)i;
+		prof.sample_type = cprof_dist_sample_type(prof.dist);
+		prof.period_us = prof.dist->has_period ? (long long)prof.dist->period_us : -1;
+		store->ops->load_profile(store, &prof);
+		cprof_dist_free(prof.dist);
 	}
-	load_id = g_uuid_string_random();
-	store->ops->load(store, load_id, profiles, (size_t)count);
+	store->ops->load_commit(store, (size_t)count);
 	g_free(load_id);
-	for (i = 0; i < count; i++)
-		cprof_dist_free(profiles[i].dist);
-	free(profiles);
 	free(values);
 	cprof_store_close(store);
 }
@@ -404,6 +402,10 @@ static void do_query(const char *url, enum cprof_by by, GPtrArray *wheres, const
 	q = store->ops->quote(cprof_by_name(by));
 	g_string_append_printf(where, "kind = %s", q);
 	free(q);
+	q = store->ops->visible(store);
+	if (q)
+		g_string_append_printf(where, " AND %s", q);
+	g_free(q);
 	/* --where: values of one name are alternatives, names all apply. */
 	for (w = 0; w < wheres->len; w++) {
 		const struct cprof_tag *tag = g_ptr_array_index(wheres, w);

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,8 +12,9 @@
 
 #include "store.h"
 
-/* Rows per INSERT: below the client's max_insert_block_size, so that each
- * INSERT is one block, written whole or not at all on each shard. */
+/* Rows per INSERT: below the client's max_insert_block_size, so that the
+ * client sends its one block only at the end of its input, and a client
+ * killed before then writes nothing. */
 #define BATCH_ROWS 500000
 
 struct server {
@@ -26,6 +28,7 @@ struct clickhouse {
 	char *cluster;         /* from the store's metadata, or NULL */
 	bool no_database;      /* connect to "default" (to create the database) */
 	GHashTable *meta;      /* the store's metadata, read once */
+	GPtrArray *servers;    /* struct shard *: its cluster's, read with it */
 };
 
 static struct clickhouse *ch_of(struct cprof_store *store)
@@ -66,7 +69,6 @@ static void client_start(struct cprof_store *store, const struct server *server,
 			 const char *query, bool writing, struct client *client)
 {
 	const char *program = getenv("CPROF_CLICKHOUSE_CLIENT");
-	char tmpl[] = "/tmp/cprof-store.XXXXXX";
 	const char *tmpdir = getenv("TMPDIR");
 	char *path;
 	int fds[2];
@@ -74,14 +76,13 @@ static void client_start(struct cprof_store *store, const struct server *server,
 	if (!program || !*program)
 		program = "clickhouse-client";
 	path = g_strdup_printf("%s/cprof-store.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-	client->err_fd = mkstemp(path);
+	client->err_fd = mkostemp(path, O_CLOEXEC);
 	if (client->err_fd < 0)
-		client->err_fd = mkstemp(tmpl);
-	if (client->err_fd < 0)
-		cprof_die("%s: a temporary file: %s", store->url, strerror(errno));
-	unlink(client->err_fd >= 0 && path[0] ? path : tmpl);
+		cprof_die("%s: a temporary file in %s: %s", store->url,
+			  tmpdir && *tmpdir ? tmpdir : "/tmp", strerror(errno));
+	unlink(path);
 	g_free(path);
-	if (pipe(fds) != 0)
+	if (pipe2(fds, O_CLOEXEC) != 0)
 		cprof_die("%s: pipe: %s", store->url, strerror(errno));
 	fflush(NULL);
 	client->pid = fork();
@@ -247,6 +248,7 @@ static void select_rows(struct cprof_store *store, const char *sql, size_t colum
 struct shard {
 	char *num;
 	struct server server;
+	long replica;
 };
 
 static void add_shard(void *data, const char *const *values, size_t count)
@@ -256,6 +258,7 @@ static void add_shard(void *data, const char *const *values, size_t count)
 	shard->num = cprof_xstrdup(values[0] ? values[0] : "");
 	shard->server.host = cprof_xstrdup(values[1] ? values[1] : "");
 	shard->server.port = cprof_xstrdup(values[2] ? values[2] : "");
+	shard->replica = count > 3 && values[3] ? strtol(values[3], NULL, 10) : 0;
 	g_ptr_array_add(data, shard);
 }
 
@@ -313,6 +316,9 @@ static void create_tables(struct cprof_store *store, const struct server *server
 	sql = g_strdup_printf("CREATE TABLE cprof_meta (name String, value String) ENGINE = TinyLog");
 	run(store, server, sql);
 	g_free(sql);
+	/* The committed loads: a query sees the rows of these only. */
+	run(store, server, "CREATE TABLE loads (load_id String, time DateTime, profiles UInt64, "
+			   "rows UInt64) ENGINE = MergeTree() ORDER BY load_id");
 	sql = g_strdup_printf("CREATE TABLE %s (%s) ENGINE = MergeTree() PARTITION BY toYYYYMM(date) "
 			      "ORDER BY (%s)", cluster ? "rows_local" : "rows", columns->str,
 			      order->str);
@@ -371,8 +377,25 @@ static void init(struct cprof_store *store, const char *const *dims, size_t num_
 
 static void collect_meta(void *data, const char *const *values, size_t count)
 {
-	if (values[0] && values[1])
-		g_hash_table_insert(data, g_strdup(values[0]), g_strdup(values[1]));
+	struct clickhouse *ch = data;
+
+	if (!values[0] || !values[1] || !values[2] || !values[3] || !values[4])
+		return;
+	if (strcmp(values[0], "") != 0) {
+		g_hash_table_insert(ch->meta, g_strdup(values[0]), g_strdup(values[1]));
+	} else {
+		const char *const server[] = { values[1], values[2], values[3], values[4] };
+
+		add_shard(ch->servers, server, 4);
+	}
+}
+
+static int shard_cmp(const void *a, const void *b)
+{
+	const struct shard *x = *(struct shard *const *)a, *y = *(struct shard *const *)b;
+	long nx = strtol(x->num, NULL, 10), ny = strtol(y->num, NULL, 10);
+
+	return nx < ny ? -1 : nx > ny ? 1 : x->replica < y->replica ? -1 : x->replica > y->replica;
 }
 
 static char *meta(struct cprof_store *store, const char *name)
@@ -383,19 +406,29 @@ static char *meta(struct cprof_store *store, const char *name)
 
 	if (!ch->meta) {
 		ch->meta = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-		error = select_on(store, &ch->server, "SELECT name AS c0, value AS c1 FROM cprof_meta",
-				  2, collect_meta, ch->meta);
+		ch->servers = g_ptr_array_new_with_free_func(free_shard);
+		/* The store's cluster as the server knows it comes with it, in
+		 * one call of the client. */
+		error = select_on(store, &ch->server,
+				  "SELECT name AS c0, value AS c1, '' AS c2, '' AS c3, 0 AS c4 "
+				  "FROM cprof_meta UNION ALL SELECT '', toString(shard_num), "
+				  "host_address, toString(port), replica_num FROM system.clusters "
+				  "WHERE cluster IN (SELECT value FROM cprof_meta WHERE name = 'cluster')",
+				  5, collect_meta, ch);
 		if (error) {
 			/* No such table or database: no store, which the caller says. */
 			if (strstr(error, "Code: 60.") || strstr(error, "Code: 81.")) {
 				free(error);
 				g_hash_table_destroy(ch->meta);
 				ch->meta = NULL;
+				g_ptr_array_free(ch->servers, TRUE);
+				ch->servers = NULL;
 				return NULL;
 			}
 			die_client(store, &ch->server, error);
 		}
 	}
+	g_ptr_array_sort(ch->servers, shard_cmp);
 	value = g_hash_table_lookup(ch->meta, name);
 	return value ? cprof_xstrdup(value) : NULL;
 }
@@ -416,58 +449,170 @@ static void put_string(FILE *out, const char *s)
 	putc('"', out);
 }
 
-static void load(struct cprof_store *store, const char *load_id,
-		 const struct cprof_store_profile *profiles, size_t count)
-{
-	GString *sql = g_string_new("INSERT INTO rows (");
-	size_t p = 0, d, i, done;
+/* A load in progress: one INSERT client per shard at a time, each of at
+ * most BATCH_ROWS rows of whole profiles, fed as the profiles are read. */
+struct loader_shard {
+	struct server server;
+	struct client client;
+	bool open;
+	size_t rows;           /* in the open client */
+};
 
+static struct {
+	struct cprof_store *store;
+	const char *load_id;
+	struct loader_shard *shards;
+	size_t num_shards;
+	const char *table;     /* rows_local on a cluster, else rows */
+	char *insert;          /* the INSERT statement */
+	unsigned long long rows;
+} loading;
+
+/* At exit before the commit (a profile that did not read): kill the
+ * clients before they see the end of their input, so that they send
+ * nothing.  What a client sent is not seen by queries anyway: its load is
+ * not in the loads table. */
+static void kill_clients(void)
+{
+	size_t i;
+
+	for (i = 0; i < loading.num_shards; i++)
+		if (loading.shards[i].open) {
+			kill(loading.shards[i].client.pid, SIGKILL);
+			waitpid(loading.shards[i].client.pid, NULL, 0);
+			loading.shards[i].open = false;
+		}
+}
+
+static void load_begin(struct cprof_store *store, const char *load_id)
+{
+	struct clickhouse *ch = ch_of(store);
+	GString *sql = g_string_new(NULL);
+	size_t d;
+
+	loading.store = store;
+	loading.load_id = load_id;
+	loading.table = ch->cluster ? "rows_local" : "rows";
+	if (ch->cluster) {
+		/* Straight into each shard's local table, every shard's client
+		 * at work at once; the first replica of each shard. */
+		GPtrArray *servers = ch->servers;
+		guint i;
+
+		loading.shards = cprof_xcalloc(servers->len ? servers->len : 1, sizeof(*loading.shards));
+		for (i = 0; i < servers->len; i++) {
+			const struct shard *shard = g_ptr_array_index(servers, i);
+
+			if (i > 0 && strcmp(shard->num, ((struct shard *)g_ptr_array_index(servers, i - 1))->num) == 0)
+				continue;
+			loading.shards[loading.num_shards].server.host = cprof_xstrdup(shard->server.host);
+			loading.shards[loading.num_shards].server.port = cprof_xstrdup(shard->server.port);
+			loading.num_shards++;
+		}
+		if (loading.num_shards == 0)
+			cprof_die("%s: cluster %s has no shard", store->url, ch->cluster);
+	} else {
+		loading.shards = cprof_xcalloc(1, sizeof(*loading.shards));
+		loading.shards[0].server.host = cprof_xstrdup(ch->server.host);
+		loading.shards[0].server.port = cprof_xstrdup(ch->server.port);
+		loading.num_shards = 1;
+	}
+	g_string_printf(sql, "INSERT INTO %s (", loading.table);
 	for (d = 0; d < store->num_dims; d++)
 		g_string_append_printf(sql, "\"%s\", ", store->dims[d]);
 	g_string_append(sql, CPROF_STORE_ROW_COLUMNS ") FORMAT JSONEachRow");
-	while (p < count) {
-		struct client client;
-		size_t rows = 0;
-		char *error;
+	loading.insert = g_string_free(sql, FALSE);
+	atexit(kill_clients);
+}
 
-		done = p;
-		client_start(store, &ch_of(store)->server, sql->str, true, &client);
-		/* Whole profiles per INSERT, so that none is ever half in. */
-		for (; p < count && (rows == 0 || rows + profiles[p].dist->entries->len <= BATCH_ROWS);
-		     p++) {
-			const struct cprof_store_profile *prof = &profiles[p];
-			const char *kind = cprof_by_name(prof->dist->by);
+static void finish_shard(struct loader_shard *shard)
+{
+	char *error;
 
-			for (i = 0; i < prof->dist->entries->len; i++) {
-				const struct cprof_entry *entry = g_ptr_array_index(prof->dist->entries, i);
+	if (!shard->open)
+		return;
+	shard->open = false;
+	error = client_finish(&shard->client);
+	if (error)
+		die_client(loading.store, &shard->server, error);
+}
 
-				putc('{', client.io);
-				for (d = 0; d < store->num_dims; d++) {
-					fprintf(client.io, "\"%s\":", store->dims[d]);
-					put_string(client.io, prof->dims[d]);
-					putc(',', client.io);
-				}
-				fprintf(client.io, "\"date\":\"%s\",\"profile\":", prof->date);
-				put_string(client.io, prof->name);
-				fprintf(client.io, ",\"load_id\":\"%s\",\"seq\":%u,\"kind\":\"%s\",\"key\":",
-					load_id, prof->seq, kind);
-				put_string(client.io, entry->key);
-				fprintf(client.io, ",\"count\":%llu,\"sample_type\":",
-					(unsigned long long)entry->count);
-				put_string(client.io, prof->sample_type);
-				fprintf(client.io, ",\"period_us\":%lld}\n", prof->period_us);
-			}
-			rows += prof->dist->entries->len;
-		}
-		error = client_finish(&client);
-		if (error) {
-			if (done > 0)
-				cprof_die("%s: %s (the first %zu of the %zu profiles are stored)",
-					  store->url, error, done, count);
-			die_client(store, &ch_of(store)->server, error);
-		}
+static void load_profile(struct cprof_store *store, const struct cprof_store_profile *prof)
+{
+	/* Profiles go round the shards, each whole to one. */
+	struct loader_shard *shard = &loading.shards[prof->seq % loading.num_shards];
+	const char *kind = cprof_by_name(prof->dist->by);
+	size_t d, i, n = prof->dist->entries->len;
+	FILE *out;
+
+	if (shard->open && shard->rows + n > BATCH_ROWS)
+		finish_shard(shard);
+	if (!shard->open) {
+		client_start(store, &shard->server, loading.insert, true, &shard->client);
+		shard->open = true;
+		shard->rows = 0;
 	}
-	g_string_free(sql, TRUE);
+	out = shard->client.io;
+	for (i = 0; i < n; i++) {
+		const struct cprof_entry *entry = g_ptr_array_index(prof->dist->entries, i);
+
+		putc('{', out);
+		for (d = 0; d < store->num_dims; d++) {
+			fprintf(out, "\"%s\":", store->dims[d]);
+			put_string(out, prof->dims[d]);
+			putc(',', out);
+		}
+		fprintf(out, "\"date\":\"%s\",\"profile\":", prof->date);
+		put_string(out, prof->name);
+		fprintf(out, ",\"load_id\":\"%s\",\"seq\":%u,\"kind\":\"%s\",\"key\":",
+			loading.load_id, prof->seq, kind);
+		put_string(out, entry->key);
+		fprintf(out, ",\"count\":%llu,\"sample_type\":", (unsigned long long)entry->count);
+		put_string(out, prof->sample_type);
+		fprintf(out, ",\"period_us\":%lld}\n", prof->period_us);
+	}
+	shard->rows += n;
+	loading.rows += n;
+}
+
+static void load_commit(struct cprof_store *store, size_t profiles)
+{
+	char *sql, *q = quote(loading.load_id), *error;
+	size_t i, marked = 0;
+
+	for (i = 0; i < loading.num_shards; i++)
+		finish_shard(&loading.shards[i]);
+	/* Every shard learns the load is whole, so that each one's rows are
+	 * seen even when another does not answer. */
+	sql = g_strdup_printf("INSERT INTO loads VALUES (%s, now(), %zu, %llu)", q, profiles,
+			      loading.rows);
+	for (i = 0; i < loading.num_shards; i++) {
+		client_start(store, &loading.shards[i].server, sql, true, &loading.shards[i].client);
+		loading.shards[i].open = true;
+	}
+	for (i = 0; i < loading.num_shards; i++) {
+		loading.shards[i].open = false;
+		error = client_finish(&loading.shards[i].client);
+		if (error) {
+			if (marked)
+				cprof_die("%s: %s:%s: %s (load %s is seen on %zu of the %zu shards)",
+					  store->url, loading.shards[i].server.host,
+					  loading.shards[i].server.port, error, loading.load_id, marked,
+					  loading.num_shards);
+			die_client(store, &loading.shards[i].server, error);
+		}
+		marked++;
+	}
+	g_free(sql);
+	free(q);
+	for (i = 0; i < loading.num_shards; i++) {
+		free(loading.shards[i].server.host);
+		free(loading.shards[i].server.port);
+	}
+	free(loading.shards);
+	loading.shards = NULL;
+	loading.num_shards = 0;
+	g_free(loading.insert);
 }
 
 static void add_missing(void *data, const char *const *values, size_t count)
@@ -516,6 +661,14 @@ static GPtrArray *missing_shards(struct cprof_store *store)
 	return missing;
 }
 
+/* The database named in full: a shard runs the subquery in its own
+ * default database. */
+static char *visible(struct cprof_store *store)
+{
+	return g_strdup_printf("load_id IN (SELECT load_id FROM \"%s\".loads)",
+			       ch_of(store)->database);
+}
+
 static void close_db(struct cprof_store *store)
 {
 	struct clickhouse *ch = ch_of(store);
@@ -528,6 +681,8 @@ static void close_db(struct cprof_store *store)
 	free(ch->cluster);
 	if (ch->meta)
 		g_hash_table_destroy(ch->meta);
+	if (ch->servers)
+		g_ptr_array_free(ch->servers, TRUE);
 	free(ch);
 }
 
@@ -570,7 +725,10 @@ const struct cprof_store_ops cprof_store_clickhouse = {
 	.name = "clickhouse",
 	.init = init,
 	.meta = meta,
-	.load = load,
+	.load_begin = load_begin,
+	.load_profile = load_profile,
+	.load_commit = load_commit,
+	.visible = visible,
 	.select = select_rows,
 	.quote = quote,
 	.missing_shards = missing_shards,

@@ -86,14 +86,15 @@ static char *meta(struct cprof_store *store, const char *name)
 	return value;
 }
 
-/* The whole load is one transaction: all of it, or (the process dying
+/* The load in progress: one transaction, all of it or (the process dying
  * before COMMIT) none of it. */
-static void load(struct cprof_store *store, const char *load_id,
-		 const struct cprof_store_profile *profiles, size_t count)
+static sqlite3_stmt *insert;
+static const char *insert_load_id;
+
+static void load_begin(struct cprof_store *store, const char *load_id)
 {
 	GString *sql = g_string_new("INSERT INTO rows (");
-	sqlite3_stmt *stmt;
-	size_t p, d, i;
+	size_t d;
 
 	for (d = 0; d < store->num_dims; d++)
 		g_string_append_printf(sql, "\"%s\", ", store->dims[d]);
@@ -102,35 +103,43 @@ static void load(struct cprof_store *store, const char *load_id,
 		g_string_append(sql, d ? ", ?" : "?");
 	g_string_append(sql, ")");
 	exec(store, "BEGIN");
-	if (sqlite3_prepare_v2(db_of(store), sql->str, -1, &stmt, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db_of(store), sql->str, -1, &insert, NULL) != SQLITE_OK)
 		die_db(store, "insert");
-	for (p = 0; p < count; p++) {
-		const struct cprof_store_profile *prof = &profiles[p];
-		const char *kind = cprof_by_name(prof->dist->by);
-
-		for (i = 0; i < prof->dist->entries->len; i++) {
-			const struct cprof_entry *entry = g_ptr_array_index(prof->dist->entries, i);
-			int col = 1;
-
-			for (d = 0; d < store->num_dims; d++)
-				sqlite3_bind_text(stmt, col++, prof->dims[d], -1, SQLITE_STATIC);
-			sqlite3_bind_text(stmt, col++, prof->date, -1, SQLITE_STATIC);
-			sqlite3_bind_text(stmt, col++, prof->name, -1, SQLITE_STATIC);
-			sqlite3_bind_text(stmt, col++, load_id, -1, SQLITE_STATIC);
-			sqlite3_bind_int64(stmt, col++, prof->seq);
-			sqlite3_bind_text(stmt, col++, kind, -1, SQLITE_STATIC);
-			sqlite3_bind_text(stmt, col++, entry->key, -1, SQLITE_STATIC);
-			sqlite3_bind_int64(stmt, col++, (sqlite3_int64)entry->count);
-			sqlite3_bind_text(stmt, col++, prof->sample_type, -1, SQLITE_STATIC);
-			sqlite3_bind_int64(stmt, col++, prof->period_us);
-			if (sqlite3_step(stmt) != SQLITE_DONE)
-				die_db(store, "insert");
-			sqlite3_reset(stmt);
-		}
-	}
-	sqlite3_finalize(stmt);
-	exec(store, "COMMIT");
+	insert_load_id = load_id;
 	g_string_free(sql, TRUE);
+}
+
+static void load_profile(struct cprof_store *store, const struct cprof_store_profile *prof)
+{
+	const char *kind = cprof_by_name(prof->dist->by);
+	size_t d, i;
+
+	for (i = 0; i < prof->dist->entries->len; i++) {
+		const struct cprof_entry *entry = g_ptr_array_index(prof->dist->entries, i);
+		int col = 1;
+
+		for (d = 0; d < store->num_dims; d++)
+			sqlite3_bind_text(insert, col++, prof->dims[d], -1, SQLITE_STATIC);
+		sqlite3_bind_text(insert, col++, prof->date, -1, SQLITE_STATIC);
+		sqlite3_bind_text(insert, col++, prof->name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(insert, col++, insert_load_id, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(insert, col++, prof->seq);
+		sqlite3_bind_text(insert, col++, kind, -1, SQLITE_STATIC);
+		sqlite3_bind_text(insert, col++, entry->key, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(insert, col++, (sqlite3_int64)entry->count);
+		sqlite3_bind_text(insert, col++, prof->sample_type, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(insert, col++, prof->period_us);
+		if (sqlite3_step(insert) != SQLITE_DONE)
+			die_db(store, "insert");
+		sqlite3_reset(insert);
+	}
+}
+
+static void load_commit(struct cprof_store *store, size_t profiles)
+{
+	sqlite3_finalize(insert);
+	insert = NULL;
+	exec(store, "COMMIT");
 }
 
 static void select_rows(struct cprof_store *store, const char *sql, size_t columns,
@@ -152,6 +161,11 @@ static void select_rows(struct cprof_store *store, const char *sql, size_t colum
 		die_db(store, "query");
 	sqlite3_finalize(stmt);
 	free(values);
+}
+
+static char *visible(struct cprof_store *store)
+{
+	return NULL;
 }
 
 static GPtrArray *missing_shards(struct cprof_store *store)
@@ -187,7 +201,10 @@ const struct cprof_store_ops cprof_store_sqlite = {
 	.name = "sqlite",
 	.init = init,
 	.meta = meta,
-	.load = load,
+	.load_begin = load_begin,
+	.load_profile = load_profile,
+	.load_commit = load_commit,
+	.visible = visible,
 	.select = select_rows,
 	.quote = quote,
 	.missing_shards = missing_shards,

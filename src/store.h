@@ -34,10 +34,16 @@ struct cprof_store_ops {
 		     const char *cluster);
 	/* Returns a newly allocated value of the store's metadata, or NULL. */
 	char *(*meta)(struct cprof_store *store, const char *name);
-	/* Inserts the rows of `count` profiles of load `load_id`: no profile
-	 * is ever half in the database. */
-	void (*load)(struct cprof_store *store, const char *load_id,
-		     const struct cprof_store_profile *profiles, size_t count);
+	/* Starts the load `load_id`: nothing of it is seen by a query until
+	 * load_commit returns, and nothing ever when the program dies first. */
+	void (*load_begin)(struct cprof_store *store, const char *load_id);
+	/* Adds the rows of one profile to the load. */
+	void (*load_profile)(struct cprof_store *store, const struct cprof_store_profile *profile);
+	/* Makes the load of `profiles` profiles visible, whole. */
+	void (*load_commit)(struct cprof_store *store, size_t profiles);
+	/* The SQL condition a row meets when its load is committed (newly
+	 * allocated), or NULL when every row stored is. */
+	char *(*visible)(struct cprof_store *store);
 	/* Runs a SELECT whose columns are named c0, c1, ... */
 	void (*select)(struct cprof_store *store, const char *sql, size_t columns,
 		       cprof_store_row_fn *fn, void *data);
