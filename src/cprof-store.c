@@ -392,6 +392,7 @@ static void do_query(const char *url, enum cprof_by by, GPtrArray *wheres, const
 	char **group_names = group_arg ? g_strsplit(group_arg, ",", -1) : g_new0(char *, 1);
 	struct query query = { store, by, g_strv_length(group_names), NULL };
 	GPtrArray *sorted, *missing;
+	const char *to_text;
 	GHashTableIter iter;
 	gpointer value;
 	char *q;
@@ -461,32 +462,20 @@ static void do_query(const char *url, enum cprof_by by, GPtrArray *wheres, const
 		g_free(col);
 	}
 
-	/* The counts of each key, group by group. */
+	/* The counts of each key, group by group; the group's values as
+	 * text (a Date on ClickHouse; SQLite's columns are text already). */
+	to_text = strcmp(store->ops->name, "sqlite") == 0 ? "" : "toString";
 	g_string_append(sql, "SELECT ");
 	for (i = 0; i < query.num_groups; i++)
-		g_string_append_printf(sql, "toString(\"%s\") AS c%zu, ", group_names[i], i);
+		g_string_append_printf(sql, "%s(\"%s\") AS c%zu, ", to_text, group_names[i], i);
 	g_string_append_printf(sql, "key AS c%zu, sum(count) AS c%zu FROM rows WHERE %s GROUP BY %s%skey",
 			       i, i + 1, where->str, cols->str, query.num_groups ? ", " : "");
-	if (strcmp(store->ops->name, "sqlite") == 0)
-		for (i = 0; i < query.num_groups; i++) {
-			/* SQLite has no toString: the columns are text already. */
-			char *from_text = g_strdup_printf("toString(\"%s\")", group_names[i]);
-			char *to_text = g_strdup_printf("\"%s\"", group_names[i]);
-			char *p = strstr(sql->str, from_text);
-
-			g_string_erase(sql, p - sql->str, (gssize)strlen(from_text));
-			g_string_insert(sql, p - sql->str, to_text);
-			g_free(from_text);
-			g_free(to_text);
-		}
 	store->ops->select(store, sql->str, query.num_groups + 2, add_key, &query);
 
 	/* The profiles of each group: its sources, sample type and period. */
 	g_string_assign(sql, "SELECT ");
 	for (i = 0; i < query.num_groups; i++)
-		g_string_append_printf(sql, "%s(\"%s\") AS c%zu, ",
-				       strcmp(store->ops->name, "sqlite") == 0 ? "" : "toString",
-				       group_names[i], i);
+		g_string_append_printf(sql, "%s(\"%s\") AS c%zu, ", to_text, group_names[i], i);
 	g_string_append_printf(sql, "profile AS c%zu, load_id AS c%zu, seq AS c%zu, "
 			       "sample_type AS c%zu, period_us AS c%zu FROM rows WHERE %s "
 			       "GROUP BY %s%sload_id, seq, profile, sample_type, period_us",
