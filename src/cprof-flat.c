@@ -8,9 +8,20 @@
 #include "json.h"
 #include "load.h"
 #include "proto.h"
+#include "rows.h"
 #include "text.h"
 
-enum { OPT_FOLDED = 512, OPT_PPROF };
+enum { OPT_FOLDED = 512, OPT_PPROF, OPT_ROWS, OPT_TAG };
+
+/* Fields of every row, never tags. */
+static const char *const row_fields[] = { "profile", "by", "key", "count", NULL };
+
+/* What the program prints, from its options. */
+struct output {
+	bool compact, text, folded, pprof, rows;
+	uint64_t top;
+	struct cprof_ptrs tags;        /* --tag: struct cprof_tag * */
+};
 
 static void usage(int status)
 {
@@ -19,7 +30,8 @@ static void usage(int status)
 	fprintf(out,
 		"usage: %s [-chtV] [--by=KEY] [--cum] [-n N] [--folded | --pprof]\n"
 		"       [--sample-index=N|NAME] [--no-symbolize] [--no-inline] [--symbols DIR]\n"
-		"       [--binary FILE] [--tag-filter NAME=VALUE] [FILE ...]\n"
+		"       [--binary FILE] [--tag-filter NAME=VALUE]\n"
+		"       [--rows [--tag NAME=VALUE]...] [FILE ...]\n"
 		"Print the flat normalized distribution of CPU profiles as JSON.\n"
 		CPROF_LOAD_BY_HELP
 		CPROF_LOAD_SAMPLE_INDEX_HELP
@@ -29,13 +41,16 @@ static void usage(int status)
 		"  -t, --text      an aligned table instead of JSON\n"
 		"      --folded    KEY COUNT lines instead of JSON\n"
 		"      --pprof     gzip-compressed profile.proto instead (never to a terminal)\n"
+		"      --rows      JSON Lines, one row per key of each input, not merged;\n"
+		"                  --tag NAME=VALUE adds a field to every row\n"
 		CPROF_LOAD_SYMBOL_HELP
 		"  -h, --help      this help;  -V, --version  the version\n",
 		cprof_progname);
 	exit(status);
 }
 
-int main(int argc, char **argv)
+/* Parses the options into `loader` and `out`; returns optind. */
+static int parse_options(int argc, char **argv, struct cprof_loader *loader, struct output *out)
 {
 	static const struct option options[] = {
 		CPROF_LOAD_LONG_OPTIONS,
@@ -44,77 +59,130 @@ int main(int argc, char **argv)
 		{ "folded", no_argument, NULL, OPT_FOLDED },
 		{ "pprof", no_argument, NULL, OPT_PPROF },
 		{ "help", no_argument, NULL, 'h' },
+		{ "rows", no_argument, NULL, OPT_ROWS },
+		{ "tag", required_argument, NULL, OPT_TAG },
 		{ "top", required_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static const char *const stdin_only[] = { "-" };
-	struct cprof_loader loader;
-	struct cprof_dist *dist = NULL;
-	const char *const *inputs;
-	bool compact = false, text = false, folded = false, pprof = false;
-	uint64_t top = 0;
-	int opt, i, count;
+	int opt;
 
-	cprof_set_progname(argv[0]);
-	cprof_set_libraries(CPROF_READ_LIBRARIES);
-	cprof_loader_init(&loader);
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":chn:tV", options, NULL)) != -1) {
-		if (cprof_loader_option(&loader, opt, optarg) ||
-		    cprof_output_option(opt, &compact, &text))
+		if (cprof_loader_option(loader, opt, optarg) ||
+		    cprof_output_option(opt, &out->compact, &out->text))
 			continue;
 		switch (opt) {
 		case 'h':
 			usage(EXIT_OK);
 			break;
 		case 'n':
-			top = cprof_option_u64("--top", optarg);
-			if (top == 0)
+			out->top = cprof_option_u64("--top", optarg);
+			if (out->top == 0)
 				cprof_die("--top: must be at least 1");
 			break;
 		case OPT_FOLDED:
-			folded = true;
+			out->folded = true;
 			break;
 		case OPT_PPROF:
-			pprof = true;
+			out->pprof = true;
+			break;
+		case OPT_ROWS:
+			out->rows = true;
+			break;
+		case OPT_TAG:
+			cprof_tag_parse(&out->tags, "--tag", optarg, row_fields);
 			break;
 		default:
 			cprof_bad_option(opt, argv, options);
 		}
 	}
-	argc -= optind;
-	argv += optind;
-	if (text && folded)
+	return optind;
+}
+
+/* Dies on output options that exclude each other. */
+static void check_output(const struct output *out, const struct cprof_loader *loader)
+{
+	if (out->text && out->folded)
 		cprof_die("--text and --folded exclude each other");
-	if (pprof && (text || folded || compact))
-		cprof_die("--pprof and --%s exclude each other", text ? "text" : folded ? "folded" :
-			  "compact");
-	if (pprof && loader.key.cum)
+	if (out->pprof && (out->text || out->folded || out->compact))
+		cprof_die("--pprof and --%s exclude each other",
+			  out->text ? "text" : out->folded ? "folded" : "compact");
+	if (out->pprof && loader->key.cum)
 		cprof_die("--pprof: a --cum distribution is not a profile (a sample counts in many "
 			  "keys)");
-	if (pprof && top)
+	if (out->pprof && out->top)
 		cprof_die("--pprof writes every key: --top does not apply");
-	if (pprof && isatty(STDOUT_FILENO))
+	if (out->pprof && isatty(STDOUT_FILENO))
 		cprof_die("--pprof: standard output is a terminal; redirect it to a file");
+	if (out->rows && (out->text || out->folded || out->compact || out->top || out->pprof ||
+			  loader->key.cum))
+		cprof_die("--rows excludes --text, --folded, --compact, --top, --pprof and --cum");
+	if (out->tags.len && !out->rows)
+		cprof_die("--tag: only with --rows");
+}
 
-	inputs = argc > 0 ? (const char *const *)argv : stdin_only;
-	count = argc > 0 ? argc : 1;
-	cprof_loader_check_operands(inputs, count);
+/* Reads each input on its own and prints its rows. */
+static void print_rows(struct cprof_loader *loader, const char *const *inputs, int count,
+		       const struct output *out)
+{
+	struct cprof_dist **dists = cprof_xcalloc((size_t)count, sizeof(*dists));
+	int i;
+
+	for (i = 0; i < count; i++) {
+		cprof_loader_read(loader, inputs[i], &dists[i]);
+		cprof_rows_check(dists[i]);
+	}
+	cprof_rows_print(dists, (size_t)count, &out->tags);
 	for (i = 0; i < count; i++)
-		cprof_loader_read(&loader, inputs[i], &dist);
+		cprof_dist_free(dists[i]);
+	free(dists);
+}
 
-	if (pprof) {
+/* Reads and merges the inputs and prints the distribution. */
+static void print_flat(struct cprof_loader *loader, const char *const *inputs, int count,
+		       const struct output *out)
+{
+	struct cprof_dist *dist = NULL;
+	int i;
+
+	for (i = 0; i < count; i++)
+		cprof_loader_read(loader, inputs[i], &dist);
+	if (out->pprof) {
 		struct cprof_error err = { { 0 }, 0 };
 
 		if (cprof_pprof_write(stdout, dist, &err) < 0)
 			cprof_die("%s", err.text);
-	} else if (text)
-		cprof_text_flat(dist, (size_t)top);
-	else if (folded)
-		cprof_folded_flat(dist, (size_t)top);
-	else
-		cprof_json_print(cprof_json_flat(dist, (size_t)top), compact);
+	} else if (out->text) {
+		cprof_text_flat(dist, (size_t)out->top);
+	} else if (out->folded) {
+		cprof_folded_flat(dist, (size_t)out->top);
+	} else {
+		cprof_json_print(cprof_json_flat(dist, (size_t)out->top), out->compact);
+	}
 	cprof_dist_free(dist);
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const stdin_only[] = { "-" };
+	struct cprof_loader loader;
+	struct output out = { 0 };
+	const char *const *inputs;
+	int count, first;
+
+	cprof_set_progname(argv[0]);
+	cprof_set_libraries(CPROF_READ_LIBRARIES);
+	cprof_loader_init(&loader);
+	first = parse_options(argc, argv, &loader, &out);
+	check_output(&out, &loader);
+	inputs = first < argc ? (const char *const *)argv + first : stdin_only;
+	count = first < argc ? argc - first : 1;
+	cprof_loader_check_operands(inputs, count);
+	if (out.rows)
+		print_rows(&loader, inputs, count, &out);
+	else
+		print_flat(&loader, inputs, count, &out);
+	cprof_ptrs_clear(&out.tags, cprof_tag_free);
 	cprof_loader_free(&loader);
 	return cprof_finish_output(EXIT_OK);
 }

@@ -307,6 +307,7 @@ static const struct {
 	{ "zlib", CPROF_ZLIB_VERSION },
 	{ "GSL", CPROF_GSL_VERSION },
 	{ "CLP", CPROF_CLP_VERSION },
+	{ "SQLite", CPROF_SQLITE_VERSION },
 };
 
 /* The libraries this program names in --version beyond GLib and jansson. */

@@ -1,0 +1,724 @@
+/* cprof-store: profiles as dimensional rows in a database (a SQLite file,
+ * or ClickHouse), loaded and asked for flat distributions. */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include <glib.h>
+
+#include "load.h"
+#include "rows.h"
+#include "store.h"
+#include "json.h"
+#include "text.h"
+
+enum {
+	OPT_DB = 600,
+	OPT_DIMS,
+	OPT_CLUSTER,
+	OPT_TAG,
+	OPT_DATE,
+	OPT_WHERE,
+	OPT_GROUP,
+	OPT_FROM,
+	OPT_TO,
+};
+
+#define DEFAULT_DB "cprof.db"
+#define DEFAULT_DIMS "app,platform,build,host"
+
+/* Column names a dimension may not take. */
+static const char *const reserved[] = {
+	"profile", "by", "key", "count", "date", "load_id", "seq", "kind", "sample_type",
+	"period_us", NULL,
+};
+
+static void usage(int status)
+{
+	FILE *out = status == EXIT_OK ? stdout : stderr;
+
+	fprintf(out,
+		"usage: %s [--db DB] init [--dims NAME,...] [--cluster NAME]\n"
+		"       %s [--db DB] load [--tag NAME=VALUE]... [--date YYYY-MM-DD]\n"
+		"              [--by=KEY] [--sample-index=N|NAME] [--no-symbolize] [--no-inline]\n"
+		"              [--symbols DIR] [--binary FILE] PROFILE...\n"
+		"       %s [--db DB] query|top [-ct] [--where NAME=VALUE]... [--by=KEY]\n"
+		"              [--group NAME,...] [--from DATE] [--to DATE] [-n N]\n"
+		"Keep profiles as rows with their dimensions; print flat distributions of them.\n"
+		"  --db DB         a SQLite file (default ./cprof.db) or\n"
+		"                  clickhouse://HOST[:PORT][/DATABASE]\n"
+		"  --dims LIST     the store's dimensions (default app,platform,build,host)\n"
+		"  --cluster NAME  ClickHouse: a Distributed table over the cluster's shards\n"
+		"  --tag N=V       a dimension's value for the profiles loaded\n"
+		"  --date DAY      their day (default: each file's modification day, UTC)\n"
+		"  --where N=V     only rows with that value (repeated name: any of the values)\n"
+		"  --group LIST    one flat per combination of these dimensions (JSON Lines)\n"
+		"  --from, --to    the first and last day, inclusive\n"
+		"  -n, --top N     keep the first N entries (top: 10 by default)\n"
+		"  -c, --compact   JSON on one line;  -t, --text  an aligned table\n"
+		"  -h, --help      this help;  -V, --version  the version\n",
+		cprof_progname, cprof_progname, cprof_progname);
+	exit(status);
+}
+
+/* Options each subcommand takes, beyond --db. */
+struct allowed {
+	const char *command;
+	const int *options;
+};
+
+static const int init_options[] = { OPT_DIMS, OPT_CLUSTER, 0 };
+static const int load_options[] = { OPT_TAG, OPT_DATE, CPROF_OPT_BY, CPROF_OPT_SAMPLE_INDEX,
+				     CPROF_OPT_NO_SYMBOLIZE, CPROF_OPT_NO_INLINE,
+				     CPROF_OPT_SYMBOLS, CPROF_OPT_BINARY, 0 };
+static const int query_options[] = { OPT_WHERE, OPT_GROUP, OPT_FROM, OPT_TO, CPROF_OPT_BY,
+				     'n', 'c', 't', 0 };
+
+/* "YYYY-MM-DD", a real day, into out; dies naming the option otherwise. */
+static void parse_day(const char *option, const char *arg, char out[11])
+{
+	unsigned year, month, day;
+	char tail;
+
+	if (strlen(arg) != 10 || arg[4] != '-' || arg[7] != '-' ||
+	    sscanf(arg, "%4u-%2u-%2u%c", &year, &month, &day, &tail) != 3 ||
+	    !g_date_valid_dmy((GDateDay)day, (GDateMonth)month, (GDateYear)year) || year < 1970 ||
+	    year > 2105)
+		cprof_die("%s: '%s': not a day YYYY-MM-DD (1970 to 2105)", option, arg);
+	memcpy(out, arg, 11);
+}
+
+static void day_of(time_t t, char out[11])
+{
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(out, 11, "%Y-%m-%d", &tm);
+}
+
+static char *dims_list(const struct cprof_store *store)
+{
+	return g_strjoinv(", ", store->dims);
+}
+
+/* The index of dimension `name`, or -1. */
+static int dim_index(const struct cprof_store *store, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < store->num_dims; i++)
+		if (strcmp(store->dims[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+struct cprof_store *cprof_store_open(const char *url, bool create)
+{
+	struct cprof_store *store = cprof_xcalloc(1, sizeof(*store));
+	char *dims;
+
+	store->url = cprof_xstrdup(url);
+	if (strncmp(url, "clickhouse://", 13) == 0) {
+		store->ops = &cprof_store_clickhouse;
+		cprof_store_clickhouse_open(store, url, create);
+	} else {
+		store->ops = &cprof_store_sqlite;
+		cprof_store_sqlite_open(store, url, create);
+	}
+	if (create)
+		return store;
+	dims = store->ops->meta(store, "dims");
+	if (!dims)
+		cprof_die("%s: not a cprof store (cprof-store init makes one)", url);
+	store->dims = *dims ? g_strsplit(dims, ",", -1) : g_new0(char *, 1);
+	store->num_dims = g_strv_length(store->dims);
+	free(dims);
+	return store;
+}
+
+void cprof_store_close(struct cprof_store *store)
+{
+	if (!store)
+		return;
+	store->ops->close(store);
+	g_strfreev(store->dims);
+	free(store->url);
+	free(store);
+}
+
+static void do_init(const char *url, const char *dims_arg, const char *cluster)
+{
+	char **dims = g_strsplit(dims_arg, ",", -1);
+	size_t n = g_strv_length(dims), i, j;
+	struct cprof_store *store;
+
+	for (i = 0; i < n; i++) {
+		const char *const *r;
+
+		if (!cprof_tag_name_ok(dims[i]))
+			cprof_die("--dims: '%s': each NAME must match [a-z_][a-z0-9_]*", dims[i]);
+		for (r = reserved; *r; r++)
+			if (strcmp(*r, dims[i]) == 0)
+				cprof_die("--dims: '%s': a column of every row, not a dimension",
+					  dims[i]);
+		for (j = 0; j < i; j++)
+			if (strcmp(dims[i], dims[j]) == 0)
+				cprof_die("--dims: '%s': named twice", dims[i]);
+	}
+	store = cprof_store_open(url, true);
+	{
+		char *there = store->ops->meta(store, "dims");
+
+		if (there)
+			cprof_die("%s: a cprof store already (dimensions %s)", url, there);
+	}
+	store->ops->init(store, (const char *const *)dims, n, cluster);
+	cprof_store_close(store);
+	g_strfreev(dims);
+}
+
+static void do_load(const char *url, struct cprof_loader *loader, struct cprof_ptrs *tags,
+		    const char *date, char **operands, int count)
+{
+	struct cprof_store *store = cprof_store_open(url, false);
+	const char **values;
+	char *load_id;
+	guint t;
+	int i;
+
+	if (count == 0)
+		cprof_die("load: no profile to load");
+	cprof_loader_check_operands((const char *const *)operands, count);
+	values = cprof_xcalloc(store->num_dims + 1, sizeof(*values));
+	for (i = 0; i < (int)store->num_dims; i++)
+		values[i] = "";
+	for (t = 0; t < tags->len; t++) {
+		const struct cprof_tag *tag = tags->items[t];
+		int d = dim_index(store, tag->name);
+
+		if (d < 0) {
+			char *list = dims_list(store);
+
+			cprof_die("--tag: '%s=%s': %s is not a dimension of %s (%s)", tag->name,
+				  tag->value, tag->name, url, list);
+		}
+		values[d] = tag->value;
+	}
+	/* Profiles are read one at a time and their rows sent on; none is
+	 * seen by a query before the whole load is committed, and a profile
+	 * that fails to read ends the program before that. */
+	load_id = g_uuid_string_random();
+	store->ops->load_begin(store, load_id);
+	for (i = 0; i < count; i++) {
+		struct cprof_store_profile prof = { 0 };
+		struct stat st;
+
+		cprof_loader_read(loader, operands[i], &prof.dist);
+		cprof_rows_check(prof.dist);
+		cprof_dist_sort(prof.dist);
+		prof.name = prof.dist->sources.items[0];
+		if (date)
+			memcpy(prof.date, date, 11);
+		else if (strcmp(operands[i], "-") != 0 && stat(operands[i], &st) == 0)
+			day_of(st.st_mtime, prof.date);
+		else
+			day_of(time(NULL), prof.date);
+		prof.dims = values;
+		prof.seq = (uint32_t)i;
+		prof.sample_type = cprof_dist_sample_type(prof.dist);
+		prof.period_us = prof.dist->has_period ? (long long)prof.dist->period_us : -1;
+		store->ops->load_profile(store, &prof);
+		cprof_dist_free(prof.dist);
+	}
+	store->ops->load_commit(store, (size_t)count);
+	g_free(load_id);
+	free(values);
+	cprof_store_close(store);
+}
+
+/* A name --where and --group take: a dimension, date, profile or
+ * sample_type; dies naming the option otherwise. */
+static void check_name(const struct cprof_store *store, const char *option, const char *arg,
+		       const char *name)
+{
+	char *list;
+
+	if (dim_index(store, name) >= 0 || strcmp(name, "date") == 0 ||
+	    strcmp(name, "profile") == 0 || strcmp(name, "sample_type") == 0)
+		return;
+	list = dims_list(store);
+	cprof_die("%s: '%s': %s is not a dimension of %s (%s; date, profile, sample_type)", option,
+		  arg, name, store->url, list);
+}
+
+struct group {
+	char **values;         /* one per --group name */
+	struct cprof_dist *dist;
+	GPtrArray *profiles;   /* struct source * */
+	char *sample_type;
+};
+
+struct source {
+	char *profile;
+	char *load_id;
+	uint64_t seq;
+	char *sample_type;
+	long long period_us;
+};
+
+static void free_source(void *data)
+{
+	struct source *source = data;
+
+	free(source->profile);
+	free(source->load_id);
+	free(source->sample_type);
+	free(source);
+}
+
+static void free_group(void *data)
+{
+	struct group *group = data;
+
+	g_strfreev(group->values);
+	cprof_dist_free(group->dist);
+	g_ptr_array_free(group->profiles, TRUE);
+	free(group);
+}
+
+struct query {
+	struct cprof_store *store;
+	enum cprof_by by;
+	size_t num_groups;     /* --group names */
+	GHashTable *groups;    /* group values, length-prefixed -> struct group */
+};
+
+static struct group *group_of(struct query *query, const char *const *values)
+{
+	GString *id = g_string_new(NULL);
+	struct group *group;
+	size_t i;
+
+	for (i = 0; i < query->num_groups; i++) {
+		const char *v = values[i] ? values[i] : "";
+
+		g_string_append_printf(id, "%zu:%s", strlen(v), v);
+	}
+	group = g_hash_table_lookup(query->groups, id->str);
+	if (group) {
+		g_string_free(id, TRUE);
+		return group;
+	}
+	group = cprof_xcalloc(1, sizeof(*group));
+	group->values = g_new0(char *, query->num_groups + 1);
+	for (i = 0; i < query->num_groups; i++)
+		group->values[i] = g_strdup(values[i] ? values[i] : "");
+	group->dist = cprof_dist_new(query->by, false);
+	group->profiles = g_ptr_array_new_with_free_func(free_source);
+	g_hash_table_insert(query->groups, g_string_free(id, FALSE), group);
+	return group;
+}
+
+static bool parse_count(const char *text, uint64_t *out)
+{
+	return text && cprof_parse_u64(text, out);
+}
+
+static void add_key(void *data, const char *const *values, size_t count)
+{
+	struct query *query = data;
+	struct group *group = group_of(query, values);
+	const char *key = values[query->num_groups];
+	uint64_t n;
+
+	if (!key || !parse_count(values[query->num_groups + 1], &n))
+		cprof_die("%s: a row without a key or a count", query->store->url);
+	cprof_dist_add(group->dist, key, n);
+	group->dist->total += n;
+}
+
+static void add_source(void *data, const char *const *values, size_t count)
+{
+	struct query *query = data;
+	struct group *group = group_of(query, values);
+	const char *const *v = values + query->num_groups;
+	struct source *source = cprof_xcalloc(1, sizeof(*source));
+
+	source->profile = cprof_xstrdup(v[0] ? v[0] : "");
+	source->load_id = cprof_xstrdup(v[1] ? v[1] : "");
+	if (!parse_count(v[2], &source->seq))
+		source->seq = 0;
+	source->sample_type = cprof_xstrdup(v[3] ? v[3] : "samples/count");
+	source->period_us = v[4] ? strtoll(v[4], NULL, 10) : -1;
+	g_ptr_array_add(group->profiles, source);
+}
+
+static int source_cmp(const void *a, const void *b)
+{
+	const struct source *x = *(struct source *const *)a, *y = *(struct source *const *)b;
+	int c = strcmp(x->profile, y->profile);
+
+	if (c)
+		return c;
+	if ((c = strcmp(x->load_id, y->load_id)))
+		return c;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static size_t num_groups_for_cmp;
+
+static int group_cmp(const void *a, const void *b)
+{
+	const struct group *x = *(struct group *const *)a, *y = *(struct group *const *)b;
+	size_t i;
+	int c;
+
+	for (i = 0; i < num_groups_for_cmp; i++)
+		if ((c = strcmp(x->values[i], y->values[i])))
+			return c;
+	return 0;
+}
+
+static char *column_sql(const char *name)
+{
+	return g_strdup_printf("\"%s\"", name);
+}
+
+static void do_query(const char *url, enum cprof_by by, struct cprof_ptrs *wheres, const char *group_arg,
+		     const char *from, const char *to, uint64_t top, bool compact, bool text)
+{
+	struct cprof_store *store = cprof_store_open(url, false);
+	GString *where = g_string_new(NULL), *cols = g_string_new(NULL), *sql = g_string_new(NULL);
+	char **group_names = group_arg ? g_strsplit(group_arg, ",", -1) : g_new0(char *, 1);
+	struct query query = { store, by, g_strv_length(group_names), NULL };
+	GPtrArray *sorted;
+	struct cprof_ptrs *missing;
+	const char *to_text;
+	GHashTableIter iter;
+	gpointer value;
+	char *q;
+	size_t i, j;
+	guint w;
+
+	query.groups = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, free_group);
+	q = store->ops->quote(cprof_by_name(by));
+	g_string_append_printf(where, "kind = %s", q);
+	free(q);
+	q = store->ops->visible(store);
+	if (q)
+		g_string_append_printf(where, " AND %s", q);
+	g_free(q);
+	/* --where: values of one name are alternatives, names all apply. */
+	for (w = 0; w < wheres->len; w++) {
+		const struct cprof_tag *tag = wheres->items[w];
+		char arg[256];
+		guint v;
+
+		snprintf(arg, sizeof(arg), "%s=%s", tag->name, tag->value);
+		check_name(store, "--where", arg, tag->name);
+		if (strcmp(tag->name, "date") == 0) {
+			char day[11];
+
+			parse_day("--where", tag->value, day);
+		}
+		for (v = 0; v < w; v++)
+			if (strcmp(((struct cprof_tag *)wheres->items[v])->name,
+				   tag->name) == 0)
+				break;
+		if (v < w)
+			continue;
+		g_string_append_printf(where, " AND \"%s\" IN (", tag->name);
+		for (v = w; v < wheres->len; v++) {
+			const struct cprof_tag *other = wheres->items[v];
+
+			if (strcmp(other->name, tag->name) != 0)
+				continue;
+			q = store->ops->quote(other->value);
+			g_string_append_printf(where, "%s%s", v == w ? "" : ", ", q);
+			free(q);
+		}
+		g_string_append(where, ")");
+	}
+	if (from) {
+		q = store->ops->quote(from);
+		g_string_append_printf(where, " AND date >= %s", q);
+		free(q);
+	}
+	if (to) {
+		q = store->ops->quote(to);
+		g_string_append_printf(where, " AND date <= %s", q);
+		free(q);
+	}
+	for (i = 0; i < query.num_groups; i++) {
+		char *col;
+
+		if (!*group_names[i])
+			cprof_die("--group: '%s': an empty name", group_arg);
+		check_name(store, "--group", group_arg, group_names[i]);
+		for (j = 0; j < i; j++)
+			if (strcmp(group_names[i], group_names[j]) == 0)
+				cprof_die("--group: '%s': %s named twice", group_arg, group_names[i]);
+		col = column_sql(group_names[i]);
+		g_string_append_printf(cols, "%s%s", i ? ", " : "", col);
+		g_free(col);
+	}
+
+	/* The counts of each key, group by group; the group's values as
+	 * text (a Date on ClickHouse; SQLite's columns are text already). */
+	to_text = strcmp(store->ops->name, "sqlite") == 0 ? "" : "toString";
+	g_string_append(sql, "SELECT ");
+	for (i = 0; i < query.num_groups; i++)
+		g_string_append_printf(sql, "%s(\"%s\") AS c%zu, ", to_text, group_names[i], i);
+	g_string_append_printf(sql, "key AS c%zu, sum(count) AS c%zu FROM rows WHERE %s GROUP BY %s%skey",
+			       i, i + 1, where->str, cols->str, query.num_groups ? ", " : "");
+	store->ops->select(store, sql->str, query.num_groups + 2, add_key, &query);
+
+	/* The profiles of each group: its sources, sample type and period. */
+	g_string_assign(sql, "SELECT ");
+	for (i = 0; i < query.num_groups; i++)
+		g_string_append_printf(sql, "%s(\"%s\") AS c%zu, ", to_text, group_names[i], i);
+	g_string_append_printf(sql, "profile AS c%zu, load_id AS c%zu, seq AS c%zu, "
+			       "sample_type AS c%zu, period_us AS c%zu FROM rows WHERE %s "
+			       "GROUP BY %s%sload_id, seq, profile, sample_type, period_us",
+			       i, i + 1, i + 2, i + 3, i + 4, where->str, cols->str,
+			       query.num_groups ? ", " : "");
+	store->ops->select(store, sql->str, query.num_groups + 5, add_source, &query);
+	missing = store->ops->missing_shards(store);
+
+	sorted = g_ptr_array_new();
+	g_hash_table_iter_init(&iter, query.groups);
+	while (g_hash_table_iter_next(&iter, NULL, &value))
+		g_ptr_array_add(sorted, value);
+	if (sorted->len == 0)
+		cprof_die("%s: no profile matches", url);
+	num_groups_for_cmp = query.num_groups;
+	qsort(sorted->pdata, sorted->len, sizeof(gpointer), group_cmp);
+	for (i = 0; i < sorted->len; i++) {
+		struct group *group = g_ptr_array_index(sorted, i);
+		struct cprof_error err = { { 0 }, 0 };
+
+		qsort(group->profiles->pdata, group->profiles->len, sizeof(gpointer), source_cmp);
+		for (j = 0; j < group->profiles->len; j++) {
+			const struct source *source = g_ptr_array_index(group->profiles, j);
+
+			cprof_dist_note_input(group->dist, source->profile, source->period_us >= 0,
+					      source->period_us >= 0 ? (uint64_t)source->period_us : 0);
+			if (cprof_dist_note_sample_type(group->dist, source->sample_type, &err) < 0)
+				cprof_die("%s: %s: sample types %s and %s differ: pick one with "
+					  "--where sample_type=TYPE/UNIT", url, source->profile,
+					  cprof_dist_sample_type(group->dist), source->sample_type);
+		}
+	}
+	if (missing)
+		for (i = 0; i < missing->len; i++)
+			cprof_warn("%s: shard %s did not answer: its profiles are left out",
+				   url, (char *)missing->items[i]);
+	for (i = 0; i < sorted->len; i++) {
+		struct group *group = g_ptr_array_index(sorted, i);
+		json_t *root, *names;
+
+		if (text) {
+			if (query.num_groups) {
+				fputs("#", stdout);
+				for (j = 0; j < query.num_groups; j++)
+					printf(" %s=%s", group_names[j], group->values[j]);
+				fputs("\n", stdout);
+			}
+			cprof_text_flat(group->dist, (size_t)top);
+			continue;
+		}
+		root = cprof_json_flat(group->dist, (size_t)top);
+		if (query.num_groups) {
+			names = json_object();
+			for (j = 0; j < query.num_groups; j++)
+				json_object_set_new(names, group_names[j],
+						    cprof_json_string(group->values[j]));
+			json_object_set_new(root, "group", names);
+		}
+		if (missing) {
+			json_t *list = json_array();
+
+			for (j = 0; j < missing->len; j++)
+				json_array_append_new(list, cprof_json_string(missing->items[j]));
+			json_object_set_new(root, "missing_shards", list);
+		}
+		cprof_json_print(root, compact || query.num_groups > 0);
+	}
+	if (missing) {
+		cprof_ptrs_clear(missing, free);
+		free(missing);
+	}
+	g_ptr_array_free(sorted, TRUE);
+	g_hash_table_destroy(query.groups);
+	g_strfreev(group_names);
+	g_string_free(where, TRUE);
+	g_string_free(cols, TRUE);
+	g_string_free(sql, TRUE);
+	cprof_store_close(store);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option options[] = {
+		CPROF_LOAD_LONG_OPTIONS,
+		CPROF_OUTPUT_LONG_OPTIONS,
+		{ "cluster", required_argument, NULL, OPT_CLUSTER },
+		{ "date", required_argument, NULL, OPT_DATE },
+		{ "db", required_argument, NULL, OPT_DB },
+		{ "dims", required_argument, NULL, OPT_DIMS },
+		{ "from", required_argument, NULL, OPT_FROM },
+		{ "group", required_argument, NULL, OPT_GROUP },
+		{ "help", no_argument, NULL, 'h' },
+		{ "tag", required_argument, NULL, OPT_TAG },
+		{ "to", required_argument, NULL, OPT_TO },
+		{ "top", required_argument, NULL, 'n' },
+		{ "where", required_argument, NULL, OPT_WHERE },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const struct allowed allowed[] = {
+		{ "init", init_options },
+		{ "load", load_options },
+		{ "query", query_options },
+		{ "top", query_options },
+	};
+	struct cprof_ptrs tags = { 0 }, wheres = { 0 };
+	GArray *given = g_array_new(FALSE, FALSE, sizeof(int));
+	const char *db = getenv("CPROF_STORE_DB"), *dims = DEFAULT_DIMS, *cluster = NULL;
+	const char *group = NULL;
+	char date[11] = "", from[11] = "", to[11] = "";
+	struct cprof_loader loader;
+	bool compact = false, text = false, top_given = false;
+	const struct allowed *command = NULL;
+	uint64_t top = 0;
+	guint g;
+	int opt;
+	size_t c;
+
+	cprof_set_progname(argv[0]);
+	cprof_set_libraries(CPROF_READ_LIBRARIES " SQLite");
+	cprof_loader_init(&loader);
+	if (!db || !*db)
+		db = DEFAULT_DB;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":chn:tV", options, NULL)) != -1) {
+		if (opt != ':' && opt != '?')
+			g_array_append_val(given, opt);
+		if (cprof_loader_option(&loader, opt, optarg) ||
+		    cprof_output_option(opt, &compact, &text))
+			continue;
+		switch (opt) {
+		case 'h':
+			usage(EXIT_OK);
+			break;
+		case 'n':
+			top = cprof_option_u64("--top", optarg);
+			if (top == 0)
+				cprof_die("--top: must be at least 1");
+			top_given = true;
+			break;
+		case OPT_CLUSTER:
+			if (!cprof_tag_name_ok(optarg) && !g_regex_match_simple(
+				    "^[A-Za-z_][A-Za-z0-9_.-]*$", optarg, 0, 0))
+				cprof_die("--cluster: '%s': not a cluster name", optarg);
+			cluster = optarg;
+			break;
+		case OPT_DATE:
+			parse_day("--date", optarg, date);
+			break;
+		case OPT_DB:
+			if (!*optarg)
+				cprof_die("--db: empty");
+			db = optarg;
+			break;
+		case OPT_DIMS:
+			dims = optarg;
+			break;
+		case OPT_FROM:
+			parse_day("--from", optarg, from);
+			break;
+		case OPT_GROUP:
+			group = optarg;
+			break;
+		case OPT_TAG:
+			cprof_tag_parse(&tags, "--tag", optarg, reserved);
+			break;
+		case OPT_TO:
+			parse_day("--to", optarg, to);
+			break;
+		case OPT_WHERE:
+			/* Names checked against the store once it is open. */
+			if (!strchr(optarg, '='))
+				cprof_die("--where: '%s': not NAME=VALUE", optarg);
+			{
+				struct cprof_tag *tag = cprof_xmalloc(sizeof(*tag));
+				const char *eq = strchr(optarg, '=');
+
+				tag->name = g_strndup(optarg, (gsize)(eq - optarg));
+				tag->value = cprof_xstrdup(eq + 1);
+				if (!cprof_tag_name_ok(tag->name))
+					cprof_die("--where: '%s': NAME must match [a-z_][a-z0-9_]*",
+						  optarg);
+				if (!g_utf8_validate(tag->value, -1, NULL))
+					cprof_die("--where: '%s': VALUE is not valid UTF-8", optarg);
+				cprof_ptrs_add(&wheres, tag);
+			}
+			break;
+		default:
+			cprof_bad_option(opt, argv, options);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc == 0)
+		cprof_die("no command (init, load, query or top; --help says more)");
+	for (c = 0; c < sizeof(allowed) / sizeof(allowed[0]); c++)
+		if (strcmp(argv[0], allowed[c].command) == 0)
+			command = &allowed[c];
+	if (!command)
+		cprof_die("'%s': not a command (init, load, query or top)", argv[0]);
+	for (g = 0; g < given->len; g++) {
+		int o = g_array_index(given, int, g);
+		const int *ok;
+		const struct option *named;
+
+		if (o == OPT_DB || o == 'h' || o == 'V')
+			continue;
+		for (ok = command->options; *ok && *ok != o; ok++)
+			continue;
+		if (*ok)
+			continue;
+		for (named = options; named->name && named->val != o; named++)
+			continue;
+		if (o == 'n' || o == 'c' || o == 't')
+			cprof_die("-%c: not an option of %s", o, command->command);
+		cprof_die("--%s: not an option of %s", named->name ? named->name : "?",
+			  command->command);
+	}
+	if (text && compact)
+		cprof_die("--text and --compact exclude each other");
+	if (from[0] && to[0] && strcmp(from, to) > 0)
+		cprof_die("--from %s is after --to %s", from, to);
+	if (strcmp(command->command, "init") == 0) {
+		if (argc > 1)
+			cprof_die("init: takes no operand ('%s')", argv[1]);
+		do_init(db, dims, cluster);
+	} else if (strcmp(command->command, "load") == 0) {
+		do_load(db, &loader, &tags, date[0] ? date : NULL, argv + 1, argc - 1);
+	} else {
+		if (argc > 1)
+			cprof_die("%s: takes no operand ('%s')", command->command, argv[1]);
+		if (strcmp(command->command, "top") == 0 && !top_given)
+			top = 10;
+		do_query(db, loader.key.by, &wheres, group, from[0] ? from : NULL,
+			 to[0] ? to : NULL, top, compact, text);
+	}
+	cprof_ptrs_clear(&tags, cprof_tag_free);
+	cprof_ptrs_clear(&wheres, cprof_tag_free);
+	g_array_free(given, TRUE);
+	cprof_loader_free(&loader);
+	return cprof_finish_output(EXIT_OK);
+}

@@ -1,0 +1,42 @@
+/* rows.h: profiles as dimensional rows, one per key of each profile
+ * (cprof-flat --rows; the rows cprof-store keeps). */
+#ifndef CPROF_ROWS_H
+#define CPROF_ROWS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "dist.h"
+#include "ptrs.h"
+
+/* One --tag NAME=VALUE; both owned. */
+struct cprof_tag {
+	char *name;
+	char *value;
+};
+
+/* True when `name` matches [a-z_][a-z0-9_]* (at most 64 bytes). */
+bool cprof_tag_name_ok(const char *name);
+
+/* Parses the NAME=VALUE argument of `option` into a new tag appended to
+ * `tags` (struct cprof_tag *, each freed with cprof_tag_free).  Dies naming the option when NAME is malformed, is one
+ * of the NULL-terminated `reserved` names or is given twice, or when
+ * VALUE is not valid UTF-8. */
+void cprof_tag_parse(struct cprof_ptrs *tags, const char *option, const char *arg,
+		     const char *const *reserved);
+
+/* Frees a tag; accepts NULL. */
+void cprof_tag_free(void *tag);
+
+/* Dies unless the rows of `dist` (one profile, read on its own) sum to its
+ * total: a cumulative flat and a flat cut by --top have none that do. */
+void cprof_rows_check(const struct cprof_dist *dist);
+
+/* Prints the rows of `count` distributions, one profile each, as JSON
+ * Lines: {"profile", "by", "key", "count"} and then each tag.  Profiles
+ * come in bytewise order of their names (the order of the operands among
+ * equal names), each profile's keys in flat order, so the output does not
+ * depend on the order of the operands.  Sorts the distributions. */
+void cprof_rows_print(struct cprof_dist **dists, size_t count, const struct cprof_ptrs *tags);
+
+#endif

@@ -1,0 +1,740 @@
+/* store-clickhouse.c: cprof-store on a ClickHouse server or cluster, through
+ * clickhouse-client (JSONEachRow in and out). */
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <glib.h>
+#include <jansson.h>
+
+#include "store.h"
+#include "util.h"
+
+/* Rows per INSERT: below the client's max_insert_block_size, so that the
+ * client sends its one block only at the end of its input, and a client
+ * killed before then writes nothing. */
+#define BATCH_ROWS 500000
+
+struct server {
+	char *host;
+	char *port;
+};
+
+struct clickhouse {
+	struct server server;  /* the one the URL names */
+	char *database;
+	char *cluster;         /* from the store's metadata, or NULL */
+	bool no_database;      /* connect to "default" (to create the database) */
+	GHashTable *meta;      /* the store's metadata, read once */
+	GPtrArray *servers;    /* struct shard *: its cluster's, read with it */
+};
+
+static struct clickhouse *ch_of(struct cprof_store *store)
+{
+	return store->impl;
+}
+
+/* The client's error, in one line: its "Code: N. ..." line when there is
+ * one, else its first line. */
+static char *client_error(int fd)
+{
+	char buf[4096], *line, *save = NULL, *pick = NULL;
+	ssize_t n;
+
+	lseek(fd, 0, SEEK_SET);
+	n = read(fd, buf, sizeof(buf) - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!pick && *line)
+			pick = line;
+		if (strstr(line, "Code: ")) {
+			pick = strstr(line, "Code: ");
+			break;
+		}
+	}
+	return cprof_xstrdup(pick ? pick : "clickhouse-client failed");
+}
+
+struct client {
+	pid_t pid;
+	int err_fd;            /* the client's stderr, a temporary file */
+	FILE *io;              /* its stdin (insert) or stdout (select) */
+};
+
+/* Starts clickhouse-client on `server` for `query`; `writing`: we feed its
+ * standard input, else we read its standard output. */
+static void client_start(struct cprof_store *store, const struct server *server,
+			 const char *query, bool writing, struct client *client)
+{
+	const char *program = getenv("CPROF_CLICKHOUSE_CLIENT");
+	const char *tmpdir = getenv("TMPDIR");
+	char *path;
+	int fds[2];
+
+	if (!program || !*program)
+		program = "clickhouse-client";
+	path = g_strdup_printf("%s/cprof-store.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	client->err_fd = mkostemp(path, O_CLOEXEC);
+	if (client->err_fd < 0)
+		cprof_die("%s: a temporary file in %s: %s", store->url,
+			  tmpdir && *tmpdir ? tmpdir : "/tmp", strerror(errno));
+	unlink(path);
+	g_free(path);
+	if (pipe2(fds, O_CLOEXEC) != 0)
+		cprof_die("%s: pipe: %s", store->url, strerror(errno));
+	fflush(NULL);
+	client->pid = fork();
+	if (client->pid < 0)
+		cprof_die("%s: fork: %s", store->url, strerror(errno));
+	if (client->pid == 0) {
+		char *port = g_strdup_printf("--port=%s", server->port);
+		char *host = g_strdup_printf("--host=%s", server->host);
+		char *db = g_strdup_printf("--database=%s", ch_of(store)->database);
+		const char *argv[] = {
+			program, host, port, db, "--query", query,
+			"--skip_unavailable_shards=1",
+			"--insert_distributed_sync=1",
+			"--output_format_json_quote_64bit_integers=0",
+			"--max_insert_block_size=1048576",
+			NULL,
+		};
+		int devnull = open("/dev/null", O_RDWR);
+
+		dup2(fds[writing ? 0 : 1], writing ? 0 : 1);
+		dup2(devnull, writing ? 1 : 0);
+		dup2(client->err_fd, 2);
+		close(fds[0]);
+		close(fds[1]);
+		if (ch_of(store)->no_database)
+			argv[3] = "--database=default";
+		execvp(program, (char *const *)argv);
+		dprintf(2, "cannot run %s: %s\n", program, strerror(errno));
+		_exit(127);
+	}
+	close(fds[writing ? 0 : 1]);
+	client->io = fdopen(fds[writing ? 1 : 0], writing ? "w" : "r");
+	if (!client->io)
+		cprof_die_oom();
+}
+
+/* Waits for the client; returns NULL when it succeeded, else its error
+ * (newly allocated). */
+static char *client_finish(struct client *client)
+{
+	char *error = NULL;
+	int status;
+
+	if (client->io)
+		fclose(client->io);
+	while (waitpid(client->pid, &status, 0) < 0 && errno == EINTR)
+		continue;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		error = client_error(client->err_fd);
+	close(client->err_fd);
+	return error;
+}
+
+static void __attribute__((noreturn)) die_client(struct cprof_store *store,
+						const struct server *server, char *error)
+{
+	if (strstr(error, "Code: 210.") || strstr(error, "Code: 209.") ||
+	    strstr(error, "cannot run"))
+		cprof_die("%s: %s:%s does not answer: %s", store->url, server->host, server->port,
+			  error);
+	cprof_die("%s: %s", store->url, error);
+}
+
+/* Runs a statement that returns nothing on `server`; returns its error or
+ * NULL. */
+static char *run_on(struct cprof_store *store, const struct server *server, const char *sql)
+{
+	struct client client;
+
+	client_start(store, server, sql, true, &client);
+	return client_finish(&client);
+}
+
+static void run(struct cprof_store *store, const struct server *server, const char *sql)
+{
+	char *error = run_on(store, server, sql);
+
+	if (error)
+		die_client(store, server, error);
+}
+
+static char *quote(const char *s)
+{
+	GString *q = g_string_new("'");
+
+	for (; *s; s++) {
+		if (*s == '\'' || *s == '\\')
+			g_string_append_c(q, '\\');
+		g_string_append_c(q, *s);
+	}
+	g_string_append_c(q, '\'');
+	return g_string_free(q, FALSE);
+}
+
+struct select_state {
+	size_t columns;
+	cprof_store_row_fn *fn;
+	void *data;
+	char **values;
+	char *bad;
+};
+
+/* Runs a SELECT on `server` and hands each row to `fn`; returns the
+ * client's error or NULL. */
+static char *select_on(struct cprof_store *store, const struct server *server, const char *sql,
+		       size_t columns, cprof_store_row_fn *fn, void *data)
+{
+	char *query = g_strdup_printf("%s FORMAT JSONEachRow", sql), *line = NULL, *error;
+	const char **values = cprof_xcalloc(columns ? columns : 1, sizeof(*values));
+	char **texts = cprof_xcalloc(columns ? columns : 1, sizeof(*texts));
+	struct client client;
+	size_t cap = 0, i;
+	ssize_t len;
+
+	client_start(store, server, query, false, &client);
+	while ((len = getline(&line, &cap, client.io)) > 0) {
+		json_error_t jerr;
+		json_t *row = json_loadb(line, (size_t)len, 0, &jerr);
+
+		if (!row || !json_is_object(row))
+			cprof_die("%s: clickhouse-client printed what is not a JSON row: %.60s",
+				  store->url, line);
+		for (i = 0; i < columns; i++) {
+			char name[24];
+			json_t *value;
+
+			snprintf(name, sizeof(name), "c%zu", i);
+			value = json_object_get(row, name);
+			free(texts[i]);
+			texts[i] = NULL;
+			if (json_is_string(value))
+				texts[i] = cprof_xstrdup(json_string_value(value));
+			else if (json_is_integer(value))
+				texts[i] = g_strdup_printf("%" JSON_INTEGER_FORMAT,
+							   json_integer_value(value));
+			else if (value && !json_is_null(value))
+				cprof_die("%s: clickhouse-client printed a column %s of an unexpected type",
+					  store->url, name);
+			values[i] = texts[i];
+		}
+		fn(data, values, columns);
+		json_decref(row);
+	}
+	free(line);
+	error = client_finish(&client);
+	for (i = 0; i < columns; i++)
+		free(texts[i]);
+	free(texts);
+	free(values);
+	g_free(query);
+	return error;
+}
+
+static void select_rows(struct cprof_store *store, const char *sql, size_t columns,
+			cprof_store_row_fn *fn, void *data)
+{
+	char *error = select_on(store, &ch_of(store)->server, sql, columns, fn, data);
+
+	if (error)
+		die_client(store, &ch_of(store)->server, error);
+}
+
+struct shard {
+	char *num;
+	struct server server;
+	long replica;
+};
+
+static void add_shard(void *data, const char *const *values, size_t count)
+{
+	struct shard *shard = cprof_xcalloc(1, sizeof(*shard));
+
+	shard->num = cprof_xstrdup(values[0] ? values[0] : "");
+	shard->server.host = cprof_xstrdup(values[1] ? values[1] : "");
+	shard->server.port = cprof_xstrdup(values[2] ? values[2] : "");
+	shard->replica = count > 3 && values[3] ? strtol(values[3], NULL, 10) : 0;
+	g_ptr_array_add(data, shard);
+}
+
+static void free_shard(void *data)
+{
+	struct shard *shard = data;
+
+	free(shard->num);
+	free(shard->server.host);
+	free(shard->server.port);
+	free(shard);
+}
+
+/* The servers of `cluster` as the URL's server knows them, every replica
+ * of every shard. */
+static GPtrArray *cluster_servers(struct cprof_store *store, const char *cluster)
+{
+	GPtrArray *shards = g_ptr_array_new_with_free_func(free_shard);
+	char *q = quote(cluster);
+	char *sql = g_strdup_printf("SELECT toString(shard_num) AS c0, host_address AS c1, "
+				    "toString(port) AS c2 FROM system.clusters WHERE cluster = %s "
+				    "ORDER BY shard_num, replica_num", q);
+
+	ch_of(store)->no_database = true;
+	select_rows(store, sql, 3, add_shard, shards);
+	ch_of(store)->no_database = false;
+	g_free(sql);
+	free(q);
+	return shards;
+}
+
+/* The CREATE statements of one server's tables. */
+static void create_tables(struct cprof_store *store, const struct server *server,
+			  const char *const *dims, size_t num_dims, const char *cluster,
+			  const char *shard)
+{
+	struct clickhouse *ch = ch_of(store);
+	GString *columns = g_string_new(NULL), *order = g_string_new("kind");
+	char *sql, *q, *joined;
+	size_t i;
+
+	for (i = 0; i < num_dims; i++) {
+		g_string_append_printf(columns, "\"%s\" String, ", dims[i]);
+		g_string_append_printf(order, ", \"%s\"", dims[i]);
+	}
+	g_string_append(columns, "date Date, profile String, load_id String, seq UInt32, "
+				 "kind String, key String, count UInt64, sample_type String, "
+				 "period_us Int64");
+	g_string_append(order, ", date, key");
+	sql = g_strdup_printf("CREATE DATABASE IF NOT EXISTS \"%s\"", ch->database);
+	ch->no_database = true;
+	run(store, server, sql);
+	ch->no_database = false;
+	g_free(sql);
+	sql = g_strdup_printf("CREATE TABLE cprof_meta (name String, value String) ENGINE = TinyLog");
+	run(store, server, sql);
+	g_free(sql);
+	/* The committed loads: a query sees the rows of these only. */
+	run(store, server, "CREATE TABLE loads (load_id String, time DateTime, profiles UInt64, "
+			   "rows UInt64) ENGINE = MergeTree() ORDER BY load_id");
+	sql = g_strdup_printf("CREATE TABLE %s (%s) ENGINE = MergeTree() PARTITION BY toYYYYMM(date) "
+			      "ORDER BY (%s)", cluster ? "rows_local" : "rows", columns->str,
+			      order->str);
+	run(store, server, sql);
+	g_free(sql);
+	if (cluster) {
+		/* A profile's rows go to one shard: a shard that does not
+		 * answer takes whole profiles out of an answer, never half. */
+		q = quote(cluster);
+		sql = g_strdup_printf("CREATE TABLE rows AS rows_local ENGINE = Distributed(%s, \"%s\", "
+				      "rows_local, cityHash64(load_id, seq))", q, ch->database);
+		run(store, server, sql);
+		g_free(sql);
+		free(q);
+	}
+	joined = g_strjoinv(",", (char **)dims);
+	q = quote(joined);
+	{
+		char *qc = quote(cluster ? cluster : ""), *qs = quote(shard ? shard : "");
+
+		sql = g_strdup_printf("INSERT INTO cprof_meta VALUES ('dims', %s), ('version', '1'), "
+				      "('cluster', %s), ('shard', %s)", q, qc, qs);
+		free(qc);
+		free(qs);
+	}
+	run(store, server, sql);
+	g_free(sql);
+	free(q);
+	g_free(joined);
+	g_string_free(columns, TRUE);
+	g_string_free(order, TRUE);
+}
+
+static void init(struct cprof_store *store, const char *const *dims, size_t num_dims,
+		 const char *cluster)
+{
+	struct clickhouse *ch = ch_of(store);
+	GPtrArray *shards;
+	guint i;
+
+	if (!cluster) {
+		create_tables(store, &ch->server, dims, num_dims, NULL, NULL);
+		return;
+	}
+	shards = cluster_servers(store, cluster);
+	if (shards->len == 0)
+		cprof_die("%s: --cluster %s: no such cluster in the server's remote_servers",
+			  store->url, cluster);
+	for (i = 0; i < shards->len; i++) {
+		const struct shard *shard = g_ptr_array_index(shards, i);
+
+		create_tables(store, &shard->server, dims, num_dims, cluster, shard->num);
+	}
+	g_ptr_array_free(shards, TRUE);
+}
+
+static void collect_meta(void *data, const char *const *values, size_t count)
+{
+	struct clickhouse *ch = data;
+
+	if (!values[0] || !values[1] || !values[2] || !values[3] || !values[4])
+		return;
+	if (strcmp(values[0], "") != 0) {
+		g_hash_table_insert(ch->meta, g_strdup(values[0]), g_strdup(values[1]));
+	} else {
+		const char *const server[] = { values[1], values[2], values[3], values[4] };
+
+		add_shard(ch->servers, server, 4);
+	}
+}
+
+static int shard_cmp(const void *a, const void *b)
+{
+	const struct shard *x = *(struct shard *const *)a, *y = *(struct shard *const *)b;
+	long nx = strtol(x->num, NULL, 10), ny = strtol(y->num, NULL, 10);
+
+	return nx < ny ? -1 : nx > ny ? 1 : x->replica < y->replica ? -1 : x->replica > y->replica;
+}
+
+static char *meta(struct cprof_store *store, const char *name)
+{
+	struct clickhouse *ch = ch_of(store);
+	const char *value;
+	char *error;
+
+	if (!ch->meta) {
+		ch->meta = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+		ch->servers = g_ptr_array_new_with_free_func(free_shard);
+		/* The store's cluster as the server knows it comes with it, in
+		 * one call of the client. */
+		error = select_on(store, &ch->server,
+				  "SELECT name AS c0, value AS c1, '' AS c2, '' AS c3, 0 AS c4 "
+				  "FROM cprof_meta UNION ALL SELECT '', toString(shard_num), "
+				  "host_address, toString(port), replica_num FROM system.clusters "
+				  "WHERE cluster IN (SELECT value FROM cprof_meta WHERE name = 'cluster')",
+				  5, collect_meta, ch);
+		if (error) {
+			/* No such table or database: no store, which the caller says. */
+			if (strstr(error, "Code: 60.") || strstr(error, "Code: 81.")) {
+				free(error);
+				g_hash_table_destroy(ch->meta);
+				ch->meta = NULL;
+				g_ptr_array_free(ch->servers, TRUE);
+				ch->servers = NULL;
+				return NULL;
+			}
+			die_client(store, &ch->server, error);
+		}
+	}
+	g_ptr_array_sort(ch->servers, shard_cmp);
+	value = g_hash_table_lookup(ch->meta, name);
+	return value ? cprof_xstrdup(value) : NULL;
+}
+
+static void put_string(FILE *out, const char *s)
+{
+	putc('"', out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(out, "\\u%04x", c);
+		else
+			putc(c, out);
+	}
+	putc('"', out);
+}
+
+/* A load in progress: one INSERT client per shard at a time, each of at
+ * most BATCH_ROWS rows of whole profiles, fed as the profiles are read. */
+struct loader_shard {
+	struct server server;
+	struct client client;
+	bool open;
+	size_t rows;           /* in the open client */
+};
+
+static struct {
+	struct cprof_store *store;
+	const char *load_id;
+	struct loader_shard *shards;
+	size_t num_shards;
+	const char *table;     /* rows_local on a cluster, else rows */
+	char *insert;          /* the INSERT statement */
+	unsigned long long rows;
+} loading;
+
+/* At exit before the commit (a profile that did not read): kill the
+ * clients before they see the end of their input, so that they send
+ * nothing.  What a client sent is not seen by queries anyway: its load is
+ * not in the loads table. */
+static void kill_clients(void)
+{
+	size_t i;
+
+	for (i = 0; i < loading.num_shards; i++)
+		if (loading.shards[i].open) {
+			kill(loading.shards[i].client.pid, SIGKILL);
+			waitpid(loading.shards[i].client.pid, NULL, 0);
+			loading.shards[i].open = false;
+		}
+}
+
+static void load_begin(struct cprof_store *store, const char *load_id)
+{
+	struct clickhouse *ch = ch_of(store);
+	GString *sql = g_string_new(NULL);
+	size_t d;
+
+	loading.store = store;
+	loading.load_id = load_id;
+	loading.table = ch->cluster ? "rows_local" : "rows";
+	if (ch->cluster) {
+		/* Straight into each shard's local table, every shard's client
+		 * at work at once; the first replica of each shard. */
+		GPtrArray *servers = ch->servers;
+		guint i;
+
+		loading.shards = cprof_xcalloc(servers->len ? servers->len : 1, sizeof(*loading.shards));
+		for (i = 0; i < servers->len; i++) {
+			const struct shard *shard = g_ptr_array_index(servers, i);
+
+			if (i > 0 && strcmp(shard->num, ((struct shard *)g_ptr_array_index(servers, i - 1))->num) == 0)
+				continue;
+			loading.shards[loading.num_shards].server.host = cprof_xstrdup(shard->server.host);
+			loading.shards[loading.num_shards].server.port = cprof_xstrdup(shard->server.port);
+			loading.num_shards++;
+		}
+		if (loading.num_shards == 0)
+			cprof_die("%s: cluster %s has no shard", store->url, ch->cluster);
+	} else {
+		loading.shards = cprof_xcalloc(1, sizeof(*loading.shards));
+		loading.shards[0].server.host = cprof_xstrdup(ch->server.host);
+		loading.shards[0].server.port = cprof_xstrdup(ch->server.port);
+		loading.num_shards = 1;
+	}
+	g_string_printf(sql, "INSERT INTO %s (", loading.table);
+	for (d = 0; d < store->num_dims; d++)
+		g_string_append_printf(sql, "\"%s\", ", store->dims[d]);
+	g_string_append(sql, CPROF_STORE_ROW_COLUMNS ") FORMAT JSONEachRow");
+	loading.insert = g_string_free(sql, FALSE);
+	atexit(kill_clients);
+}
+
+static void finish_shard(struct loader_shard *shard)
+{
+	char *error;
+
+	if (!shard->open)
+		return;
+	shard->open = false;
+	error = client_finish(&shard->client);
+	if (error)
+		die_client(loading.store, &shard->server, error);
+}
+
+static void load_profile(struct cprof_store *store, const struct cprof_store_profile *prof)
+{
+	/* Profiles go round the shards, each whole to one. */
+	struct loader_shard *shard = &loading.shards[prof->seq % loading.num_shards];
+	const char *kind = cprof_by_name(prof->dist->by);
+	size_t d, i, n = prof->dist->entries.len;
+	FILE *out;
+
+	if (shard->open && shard->rows + n > BATCH_ROWS)
+		finish_shard(shard);
+	if (!shard->open) {
+		client_start(store, &shard->server, loading.insert, true, &shard->client);
+		shard->open = true;
+		shard->rows = 0;
+	}
+	out = shard->client.io;
+	for (i = 0; i < n; i++) {
+		const struct cprof_entry *entry = prof->dist->entries.items[i];
+
+		putc('{', out);
+		for (d = 0; d < store->num_dims; d++) {
+			fprintf(out, "\"%s\":", store->dims[d]);
+			put_string(out, prof->dims[d]);
+			putc(',', out);
+		}
+		fprintf(out, "\"date\":\"%s\",\"profile\":", prof->date);
+		put_string(out, prof->name);
+		fprintf(out, ",\"load_id\":\"%s\",\"seq\":%u,\"kind\":\"%s\",\"key\":",
+			loading.load_id, prof->seq, kind);
+		put_string(out, entry->key);
+		fprintf(out, ",\"count\":%llu,\"sample_type\":", (unsigned long long)entry->count);
+		put_string(out, prof->sample_type);
+		fprintf(out, ",\"period_us\":%lld}\n", prof->period_us);
+	}
+	shard->rows += n;
+	loading.rows += n;
+}
+
+static void load_commit(struct cprof_store *store, size_t profiles)
+{
+	char *sql, *q = quote(loading.load_id), *error;
+	size_t i, marked = 0;
+
+	for (i = 0; i < loading.num_shards; i++)
+		finish_shard(&loading.shards[i]);
+	/* Every shard learns the load is whole, so that each one's rows are
+	 * seen even when another does not answer. */
+	sql = g_strdup_printf("INSERT INTO loads VALUES (%s, now(), %zu, %llu)", q, profiles,
+			      loading.rows);
+	for (i = 0; i < loading.num_shards; i++) {
+		client_start(store, &loading.shards[i].server, sql, true, &loading.shards[i].client);
+		loading.shards[i].open = true;
+	}
+	for (i = 0; i < loading.num_shards; i++) {
+		loading.shards[i].open = false;
+		error = client_finish(&loading.shards[i].client);
+		if (error) {
+			if (marked)
+				cprof_die("%s: %s:%s: %s (load %s is seen on %zu of the %zu shards)",
+					  store->url, loading.shards[i].server.host,
+					  loading.shards[i].server.port, error, loading.load_id, marked,
+					  loading.num_shards);
+			die_client(store, &loading.shards[i].server, error);
+		}
+		marked++;
+	}
+	g_free(sql);
+	free(q);
+	for (i = 0; i < loading.num_shards; i++) {
+		free(loading.shards[i].server.host);
+		free(loading.shards[i].server.port);
+	}
+	free(loading.shards);
+	loading.shards = NULL;
+	loading.num_shards = 0;
+	g_free(loading.insert);
+}
+
+static void add_missing(void *data, const char *const *values, size_t count)
+{
+	struct cprof_ptrs *missing = data;
+
+	/* One line per replica: a shard is missing when none answered, and
+	 * is named once, by its first replica. */
+	if (!values[0] || !values[3] || strcmp(values[3], "0") != 0)
+		return;
+	if (missing->len && g_str_has_prefix(missing->items[missing->len - 1],
+					     values[0]) &&
+	    ((char *)missing->items[missing->len - 1])[strlen(values[0])] == ' ')
+		return;
+	cprof_ptrs_add(missing, g_strdup_printf("%s (%s:%s)", values[0], values[1], values[2]));
+}
+
+static struct cprof_ptrs *missing_shards(struct cprof_store *store)
+{
+	struct clickhouse *ch = ch_of(store);
+	struct cprof_ptrs *missing;
+	char *sql, *qc, *qd, *error;
+
+	if (!ch->cluster)
+		return NULL;
+	qc = quote(ch->cluster);
+	qd = quote(ch->database);
+	/* Each server wrote its shard's number into its own cprof_meta at
+	 * init: the numbers that come back are the shards that answered. */
+	sql = g_strdup_printf("SELECT toString(shard_num) AS c0, host_address AS c1, "
+			      "toString(port) AS c2, toString(shard_num IN (SELECT toUInt32(value) "
+			      "FROM cluster(%s, %s, 'cprof_meta') WHERE name = 'shard')) AS c3 "
+			      "FROM system.clusters WHERE cluster = %s ORDER BY shard_num, replica_num",
+			      qc, qd, qc);
+	missing = cprof_xcalloc(1, sizeof(*missing));
+	error = select_on(store, &ch->server, sql, 4, add_missing, missing);
+	if (error)
+		die_client(store, &ch->server, error);
+	g_free(sql);
+	free(qc);
+	free(qd);
+	if (missing->len == 0) {
+		free(missing);
+		return NULL;
+	}
+	return missing;
+}
+
+/* The database named in full: a shard runs the subquery in its own
+ * default database. */
+static char *visible(struct cprof_store *store)
+{
+	return g_strdup_printf("load_id IN (SELECT load_id FROM \"%s\".loads)",
+			       ch_of(store)->database);
+}
+
+static void close_db(struct cprof_store *store)
+{
+	struct clickhouse *ch = ch_of(store);
+
+	if (!ch)
+		return;
+	free(ch->server.host);
+	free(ch->server.port);
+	free(ch->database);
+	free(ch->cluster);
+	if (ch->meta)
+		g_hash_table_destroy(ch->meta);
+	if (ch->servers)
+		g_ptr_array_free(ch->servers, TRUE);
+	free(ch);
+}
+
+void cprof_store_clickhouse_open(struct cprof_store *store, const char *url, bool create)
+{
+	const char *rest = url + strlen("clickhouse://"), *slash, *colon;
+	struct clickhouse *ch = cprof_xcalloc(1, sizeof(*ch));
+	const char *p;
+
+	slash = strchr(rest, '/');
+	if (!slash)
+		slash = rest + strlen(rest);
+	colon = memchr(rest, ':', (size_t)(slash - rest));
+	ch->server.host = g_strndup(rest, (gsize)((colon ? colon : slash) - rest));
+	ch->server.port = colon ? g_strndup(colon + 1, (gsize)(slash - colon - 1)) : g_strdup("9000");
+	ch->database = g_strdup(*slash && slash[1] ? slash + 1 : "cprof");
+	store->impl = ch;
+	if (!*ch->server.host)
+		cprof_die("%s: no host (clickhouse://HOST[:PORT][/DATABASE])", url);
+	for (p = ch->server.port; *p; p++)
+		if (*p < '0' || *p > '9')
+			break;
+	if (!*ch->server.port || *p || strlen(ch->server.port) > 5)
+		cprof_die("%s: the port is not a number (clickhouse://HOST[:PORT][/DATABASE])", url);
+	for (p = ch->database; *p; p++)
+		if (!(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (p > ch->database && *p >= '0' && *p <= '9')))
+			cprof_die("%s: the database name must match [A-Za-z_][A-Za-z0-9_]*", url);
+	if (!create) {
+		char *cluster = meta(store, "cluster");
+
+		if (cluster && *cluster)
+			ch->cluster = cluster;
+		else
+			free(cluster);
+	}
+}
+
+const struct cprof_store_ops cprof_store_clickhouse = {
+	.name = "clickhouse",
+	.init = init,
+	.meta = meta,
+	.load_begin = load_begin,
+	.load_profile = load_profile,
+	.load_commit = load_commit,
+	.visible = visible,
+	.select = select_rows,
+	.quote = quote,
+	.missing_shards = missing_shards,
+	.close = close_db,
+};

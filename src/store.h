@@ -1,0 +1,84 @@
+/* store.h: the databases cprof-store keeps profile rows in.  One interface,
+ * two back ends: a SQLite file (store-sqlite.c) and a ClickHouse server or
+ * cluster through clickhouse-client (store-clickhouse.c).  Every function
+ * dies (status 2, naming the database) on any error. */
+#ifndef CPROF_STORE_H
+#define CPROF_STORE_H
+
+#include "dist.h"
+#include "ptrs.h"
+
+/* One profile of a load: its rows are the entries of `dist`. */
+struct cprof_store_profile {
+	const char *name;              /* the operand, valid UTF-8 */
+	char date[11];                 /* YYYY-MM-DD */
+	const char *const *dims;       /* a value per dimension of the store */
+	uint32_t seq;                  /* its place in the load */
+	struct cprof_dist *dist;       /* one profile, keyed as loaded */
+	const char *sample_type;
+	long long period_us;           /* -1: none */
+};
+
+/* The columns of the rows table after the dimensions, in this order. */
+#define CPROF_STORE_ROW_COLUMNS "date, profile, load_id, seq, kind, key, count, sample_type, period_us"
+
+struct cprof_store;
+
+/* Called with each row of a SELECT: `values[i]` is column i as text
+ * (NULL for SQL NULL), `count` columns. */
+typedef void cprof_store_row_fn(void *data, const char *const *values, size_t count);
+
+struct cprof_store_ops {
+	const char *name;      /* "sqlite" or "clickhouse" */
+	/* Creates the database's tables: `dims` the dimension names. */
+	void (*init)(struct cprof_store *store, const char *const *dims, size_t num_dims,
+		     const char *cluster);
+	/* Returns a newly allocated value of the store's metadata, or NULL. */
+	char *(*meta)(struct cprof_store *store, const char *name);
+	/* Starts the load `load_id`: nothing of it is seen by a query until
+	 * load_commit returns, and nothing ever when the program dies first. */
+	void (*load_begin)(struct cprof_store *store, const char *load_id);
+	/* Adds the rows of one profile to the load. */
+	void (*load_profile)(struct cprof_store *store, const struct cprof_store_profile *profile);
+	/* Makes the load of `profiles` profiles visible, whole. */
+	void (*load_commit)(struct cprof_store *store, size_t profiles);
+	/* The SQL condition a row meets when its load is committed (newly
+	 * allocated), or NULL when every row stored is. */
+	char *(*visible)(struct cprof_store *store);
+	/* Runs a SELECT whose columns are named c0, c1, ... */
+	void (*select)(struct cprof_store *store, const char *sql, size_t columns,
+		       cprof_store_row_fn *fn, void *data);
+	/* Quotes a string as an SQL literal of the back end (newly allocated). */
+	char *(*quote)(const char *s);
+	/* The shards that did not answer the last queries, as text ("2
+	 * (127.0.0.1:9001)"), each string and the array newly allocated,
+	 * or NULL when all did. */
+	struct cprof_ptrs *(*missing_shards)(struct cprof_store *store);
+	void (*close)(struct cprof_store *store);
+};
+
+struct cprof_store {
+	const struct cprof_store_ops *ops;
+	char *url;             /* as given, for messages */
+	size_t num_dims;
+	char **dims;           /* the dimension names, after open */
+	void *impl;
+};
+
+/* Opens the store named by `url` (clickhouse://HOST[:PORT][/DATABASE], else
+ * a SQLite file); `create`: for init, else a store must be there and its
+ * dimensions are read.  Free with cprof_store_close. */
+struct cprof_store *cprof_store_open(const char *url, bool create);
+
+/* Closes a store; accepts NULL. */
+void cprof_store_close(struct cprof_store *store);
+
+extern const struct cprof_store_ops cprof_store_sqlite;
+extern const struct cprof_store_ops cprof_store_clickhouse;
+
+/* Back ends' openers: fill store->impl; die when the database does not
+ * answer or (unless `create`) holds no store. */
+void cprof_store_sqlite_open(struct cprof_store *store, const char *path, bool create);
+void cprof_store_clickhouse_open(struct cprof_store *store, const char *url, bool create);
+
+#endif
