@@ -19,7 +19,7 @@ static void usage(void)
 	printf("usage: %s [-chtV] [--svg | --folded] [-k N] [--keys union|a] [--alpha A]\n"
 	       "       [--min-effect E] [--dispersion PHI] [--fail-different] [--fail-above T]\n"
 	       "       [--by=KEY] [--cum] [--no-symbolize] [--no-inline] [--symbols DIR]\n"
-	       "       [--binary FILE] A B\n"
+	       "       [--binary FILE] [--no-cache] A B\n"
 	       "Print the Manhattan distance of the top-k entries of two profiles, and\n"
 	       "whether they differ by more than sampling explains.\n"
 	       "  -k N            compare the top N keys (default 10; 0: every key)\n"

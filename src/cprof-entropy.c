@@ -15,7 +15,7 @@ enum { OPT_BASE = 512, OPT_SVG };
 
 static void usage(void)
 {
-	printf("usage: %s [-chtV] [--svg] [--base 2|e|10] [--by=KEY]\n"
+	printf("usage: %s [-chtV] [--svg] [--base 2|e|10] [--by=KEY] [--no-cache]\n"
 	       "       [--no-symbolize] [--no-inline] [--symbols DIR] [--binary FILE] [FILE ...]\n"
 	       "Print the Shannon entropy of each profile, and its stability over several.\n"
 	       "  --base B        2 (bits, the default), e (nats) or 10 (hartleys)\n"

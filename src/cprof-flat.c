@@ -13,7 +13,7 @@ static void usage(int status)
 	FILE *out = status == EXIT_OK ? stdout : stderr;
 
 	fprintf(out,
-		"usage: %s [-chtV] [--by=KEY] [--cum] [-n N] [--folded]\n"
+		"usage: %s [-chtV] [--by=KEY] [--cum] [-n N] [--folded] [--no-cache]\n"
 		"       [--no-symbolize] [--no-inline] [--symbols DIR] [--binary FILE] [FILE ...]\n"
 		"Print the flat normalized distribution of CPU profiles as JSON.\n"
 		CPROF_LOAD_BY_HELP

@@ -24,7 +24,7 @@ static void usage(void)
 	printf("usage: %s [-chqV] [--rule test|distance] [--alpha A] [--min-effect E]\n"
 	       "       [--factor F] [--margin M] [-k N] [--keys union|a] [--by=KEY] [--cum]\n"
 	       "       [--no-symbolize] [--no-inline] [--symbols DIR] [--binary FILE]\n"
-	       "       BASELINE_DIR CANDIDATE\n"
+	       "       [--no-cache] BASELINE_DIR CANDIDATE\n"
 	       "Fail (exit 1) when CANDIDATE differs from the merged profiles of BASELINE_DIR\n"
 	       "by more than their own noise explains.\n"
 	       "  --rule R        test (the default: per-key tests with the dispersion of the\n"
@@ -36,8 +36,7 @@ static void usage(void)
 	       "  --keys K        union (the default) or a (the top N of the baseline)\n"
 	       CPROF_LOAD_BY_HELP
 	       "  --cum           count each key once in every sample holding it\n"
-	       "  -c, --compact   JSON on one line\n"
-	       "  -q, --quiet     no report on standard error\n"
+	       "  -c, --compact   JSON on one line;  -q, --quiet  no report on standard error\n"
 	       CPROF_LOAD_SYMBOL_HELP
 	       "  -h, --help      this help;  -V, --version  the version\n",
 	       cprof_progname);

@@ -13,12 +13,14 @@ enum {
 	CPROF_OPT_NO_INLINE,
 	CPROF_OPT_SYMBOLS,
 	CPROF_OPT_BINARY,
+	CPROF_OPT_NO_CACHE,
 };
 
 /* getopt_long entries for the keying and symbol options. */
 #define CPROF_LOAD_LONG_OPTIONS                                                    \
 	{ "binary", required_argument, NULL, CPROF_OPT_BINARY },                   \
 	{ "by", required_argument, NULL, CPROF_OPT_BY },                           \
+	{ "no-cache", no_argument, NULL, CPROF_OPT_NO_CACHE },                     \
 	{ "no-inline", no_argument, NULL, CPROF_OPT_NO_INLINE },                   \
 	{ "no-symbolize", no_argument, NULL, CPROF_OPT_NO_SYMBOLIZE },             \
 	{ "symbols", required_argument, NULL, CPROF_OPT_SYMBOLS }
@@ -30,7 +32,8 @@ enum {
 	"  --no-symbolize  key every PC as if no symbol were found\n"            \
 	"  --no-inline     keep the enclosing symbol of inlined code\n"          \
 	"  --symbols DIR   look for binaries and debug files in DIR too\n"       \
-	"  --binary FILE   symbolize the main executable from FILE\n"
+	"  --binary FILE   symbolize the main executable from FILE\n"           \
+	"  --no-cache      neither read nor write the symbol cache\n"
 
 /* The --cum entry, for the programs that take it. */
 #define CPROF_LOAD_CUM_OPTION { "cum", no_argument, NULL, CPROF_OPT_CUM }
@@ -40,6 +43,7 @@ struct cprof_loader {
 	struct cprof_key_options key;
 	GPtrArray *symbol_dirs;        /* char *, owned */
 	const char *binary;
+	bool no_cache;                 /* --no-cache */
 };
 
 /* Sets the defaults: by function, inlines expanded, symbolizing. */
