@@ -762,17 +762,21 @@ static void stat_line(GString *key, const char *what, const char *path, bool abs
 		g_string_append_printf(key, "%s %s absent\n", what, path);
 }
 
-/* Sets dso->cache_name and dso->cache_key for `file`; false when it
- * cannot be told apart from another (it cannot be read). */
+/* Sets dso->cache_name and dso->cache_key for `file`; false (and neither
+ * set) when it cannot be told apart from another (it cannot be read). */
 static bool cache_identify(struct cprof_symbolizer *s, struct dso *dso, const char *file)
 {
-	char *debuglink = NULL, *id = file_ids(file, &debuglink);
-	char *abs = g_canonicalize_filename(file, NULL), *dir = g_path_get_dirname(abs);
-	char **paths = g_strsplit(s->debuginfo_path, ":", -1), **p;
-	GString *key = g_string_new("cprof symbol cache 1\n");
+	char *debuglink = NULL, *id, *abs, *dir, **paths, **p;
+	GString *key;
 	struct stat st;
-	bool ok = stat(file, &st) == 0;
 
+	if (stat(file, &st) != 0)
+		return false;
+	id = file_ids(file, &debuglink);
+	abs = g_canonicalize_filename(file, NULL);
+	dir = g_path_get_dirname(abs);
+	paths = g_strsplit(s->debuginfo_path, ":", -1);
+	key = g_string_new("cprof symbol cache 1\n");
 	g_string_append_printf(key, "inline %d lines %d\n", s->options.inline_frames,
 			       s->options.lines);
 	if (id)
@@ -806,7 +810,7 @@ static bool cache_identify(struct cprof_symbolizer *s, struct dso *dso, const ch
 	g_free(abs);
 	g_free(debuglink);
 	free(id);
-	return ok;
+	return true;
 }
 
 static void put64(GByteArray *out, uint64_t v)
