@@ -21,16 +21,16 @@ static void usage(void)
 {
 	printf("usage: %s [-chtV] [--svg | --folded] [-k N] [--keys union|a] [--alpha A]\n"
 	       "       [--min-effect E] [--dispersion PHI] [--fail-different] [--fail-above T]\n"
-	       "       [--by=KEY] [--cum] [--sample-index=N|NAME] [--no-symbolize] [--no-inline]\n"
-	       "       [--symbols DIR] [--binary FILE] [--tag-filter NAME=VALUE] A B\n"
+	       "       [--by=KEY] [--cum] [--sample-index=N|NAME] [--tag-filter NAME=VALUE]\n"
+	       "       [--no-symbolize] [--no-inline] [--no-cache] [--symbols DIR]\n"
+	       "       [--binary FILE] A B\n"
 	       "Print the Manhattan distance of the top-k entries of two profiles, and\n"
 	       "whether they differ by more than sampling explains.\n"
 	       "  -k N            compare the top N keys (default 10; 0: every key)\n"
 	       "  --keys K        union (the top N of A and of B, the default) or a\n"
 	       CPROF_SIGNIF_HELP
 	       "  --dispersion PHI  the shares vary PHI times as much as sampling (default 1)\n"
-	       "  --fail-different  exit 1 when the verdict is different\n"
-	       "  --fail-above T  exit 1 when the distance is above T\n"
+	       "  --fail-different / --fail-above T  exit 1 if different / distance > T\n"
 	       CPROF_LOAD_BY_HELP
 	       CPROF_LOAD_SAMPLE_INDEX_HELP
 	       "  --cum           count each key once in every sample holding it\n"

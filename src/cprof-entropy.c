@@ -16,7 +16,7 @@ enum { OPT_BASE = 512, OPT_SVG };
 
 static void usage(void)
 {
-	printf("usage: %s [-chtV] [--svg] [--base 2|e|10] [--by=KEY]\n"
+	printf("usage: %s [-chtV] [--svg] [--base 2|e|10] [--by=KEY] [--no-cache]\n"
 	       "       [--sample-index=N|NAME] [--no-symbolize] [--no-inline] [--symbols DIR]\n"
 	       "       [--binary FILE] [--tag-filter NAME=VALUE] [FILE ...]\n"
 	       "Print the Shannon entropy of each profile, and its stability over several.\n"

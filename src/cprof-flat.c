@@ -29,8 +29,8 @@ static void usage(int status)
 
 	fprintf(out,
 		"usage: %s [-chtV] [--by=KEY] [--cum] [-n N] [--folded | --pprof]\n"
-		"       [--sample-index=N|NAME] [--no-symbolize] [--no-inline] [--symbols DIR]\n"
-		"       [--binary FILE] [--tag-filter NAME=VALUE]\n"
+		"       [--sample-index=N|NAME] [--no-symbolize] [--no-inline] [--no-cache]\n"
+		"       [--symbols DIR] [--binary FILE] [--tag-filter NAME=VALUE]\n"
 		"       [--rows [--tag NAME=VALUE]...] [FILE ...]\n"
 		"Print the flat normalized distribution of CPU profiles as JSON.\n"
 		CPROF_LOAD_BY_HELP

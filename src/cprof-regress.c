@@ -27,7 +27,8 @@ static void usage(void)
 	printf("usage: %s [-chqV] [--rule test|distance] [--alpha A] [--min-effect E]\n"
 	       "       [--factor F] [--margin M] [-k N] [--keys union|a] [--by=KEY] [--cum]\n"
 	       "       [--sample-index=N|NAME] [--no-symbolize] [--no-inline] [--symbols DIR]\n"
-	       "       [--binary FILE] [--tag-filter NAME=VALUE] BASELINE_DIR CANDIDATE\n"
+	       "       [--binary FILE] [--no-cache] [--tag-filter NAME=VALUE]\n"
+	       "       BASELINE_DIR CANDIDATE\n"
 	       "Fail (exit 1) when CANDIDATE differs from the merged profiles of BASELINE_DIR\n"
 	       "by more than their own noise explains.\n"
 	       "  --rule R        test (the default: per-key tests with the dispersion of the\n"
@@ -39,8 +40,7 @@ static void usage(void)
 	       CPROF_LOAD_BY_HELP
 	       CPROF_LOAD_SAMPLE_INDEX_HELP
 	       "  --cum           count each key once in every sample holding it\n"
-	       "  -c, --compact   JSON on one line\n"
-	       "  -q, --quiet     no report on standard error\n"
+	       "  -c, --compact   JSON on one line;  -q, --quiet  no report on standard error\n"
 	       CPROF_LOAD_SYMBOL_HELP
 	       "  -h, --help      this help;  -V, --version  the version\n",
 	       cprof_progname);

@@ -1,8 +1,18 @@
-/* input.c: a file operand or standard input, read through one buffer. */
+/* input.c: a file operand or standard input, read through one buffer.
+ *
+ * Past its first chunk, an input is read ahead by a thread of its own:
+ * while the caller works through one buffer, the thread reads the next
+ * chunk into another, and the two are swapped (the unread end of the
+ * first copied in front of the second) when the caller asks for more.
+ * The bytes, their order, every offset and every message are those of
+ * reading in the caller's thread.  A mapped window would save the copy,
+ * but on the project's machine (a paravirtualized guest) each newly
+ * mapped page costs more than copying it: bench/RESULTS.md. */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -11,7 +21,193 @@
 #include "input.h"
 #include "util.h"
 
-enum { INPUT_CHUNK = 1 << 20 };
+enum {
+	INPUT_CHUNK = 1 << 20,
+	AHEAD_ROOM = 64 << 10,  /* room for the unread end in front of a chunk */
+};
+
+struct cprof_read_ahead {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
+	unsigned char *spare;  /* the thread's buffer: AHEAD_ROOM + INPUT_CHUNK */
+	/* Under the lock: */
+	bool go;               /* the thread may fill spare */
+	bool ready;            /* spare holds `got` bytes after AHEAD_ROOM */
+	bool stop;
+	size_t got;
+	bool at_eof;           /* the thread met the end of the input */
+	int error;             /* errno of a failed read, after the bytes got */
+	/* The caller's: */
+	bool done;             /* at_eof or error taken: the thread has ended */
+	int pending_error;
+};
+
+static bool read_chunk(int fd, unsigned char *buf, size_t *got, int *error)
+{
+	*got = 0;
+	*error = 0;
+	/* A pipe gives 64 KiB or so a read: gather a quarter chunk at least. */
+	while (*got < INPUT_CHUNK / 4) {
+		ssize_t n;
+
+		pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
+		n = read(fd, buf + *got, INPUT_CHUNK - *got);
+		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			*error = errno;
+			return false;
+		}
+		if (n == 0)
+			return false;
+		*got += (size_t)n;
+	}
+	return true;
+}
+
+static void *ahead_main(void *arg)
+{
+	struct cprof_input *in = arg;
+	struct cprof_read_ahead *r = in->ahead;
+	bool more = true;
+
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
+	while (more) {
+		unsigned char *buf;
+		size_t got;
+		int error;
+
+		pthread_mutex_lock(&r->lock);
+		while (!r->go && !r->stop)
+			pthread_cond_wait(&r->changed, &r->lock);
+		if (r->stop) {
+			pthread_mutex_unlock(&r->lock);
+			break;
+		}
+		r->go = false;
+		buf = r->spare;
+		pthread_mutex_unlock(&r->lock);
+
+		more = read_chunk(in->fd, buf + AHEAD_ROOM, &got, &error);
+
+		pthread_mutex_lock(&r->lock);
+		r->got = got;
+		r->error = error;
+		r->at_eof = !more && !error;
+		r->ready = true;
+		pthread_cond_broadcast(&r->changed);
+		pthread_mutex_unlock(&r->lock);
+	}
+	return NULL;
+}
+
+/* Starts reading ahead; false (and reading stays in this thread) when no
+ * thread can be made. */
+static bool ahead_start(struct cprof_input *in)
+{
+	struct cprof_read_ahead *r = cprof_xcalloc(1, sizeof(*r));
+
+	if (getenv("CPROF_NO_THREADS"))
+		goto fail;
+	r->spare = cprof_xmalloc(AHEAD_ROOM + INPUT_CHUNK);
+	r->go = true;
+	pthread_mutex_init(&r->lock, NULL);
+	pthread_cond_init(&r->changed, NULL);
+	in->ahead = r;
+	if (pthread_create(&r->thread, NULL, ahead_main, in) == 0)
+		return true;
+	pthread_mutex_destroy(&r->lock);
+	pthread_cond_destroy(&r->changed);
+	in->ahead = NULL;
+fail:
+	free(r->spare);
+	free(r);
+	return false;
+}
+
+static void ahead_end(struct cprof_input *in)
+{
+	struct cprof_read_ahead *r = in->ahead;
+
+	if (!r)
+		return;
+	if (!r->done) {
+		pthread_mutex_lock(&r->lock);
+		r->stop = true;
+		pthread_cond_broadcast(&r->changed);
+		pthread_mutex_unlock(&r->lock);
+		/* It may wait in read() on a pipe that never ends. */
+		pthread_cancel(r->thread);
+	}
+	pthread_join(r->thread, NULL);
+	pthread_mutex_destroy(&r->lock);
+	pthread_cond_destroy(&r->changed);
+	free(r->spare);
+	free(r);
+	in->ahead = NULL;
+}
+
+/* Takes the next chunk the thread read (waiting for it); returns 0, or -1
+ * with `err` set, as a read in this thread would have failed. */
+static long long ahead_take(struct cprof_input *in, struct cprof_error *err)
+{
+	struct cprof_read_ahead *r = in->ahead;
+	size_t left = in->end - in->start, got;
+	int error;
+	bool at_eof;
+
+	if (r->pending_error) {
+		errno = r->pending_error;
+		return cprof_error_set(err, "read error at byte %llu: %s",
+				       (unsigned long long)(in->offset + left), strerror(errno));
+	}
+	pthread_mutex_lock(&r->lock);
+	while (!r->ready)
+		pthread_cond_wait(&r->changed, &r->lock);
+	r->ready = false;
+	got = r->got;
+	error = r->error;
+	at_eof = r->at_eof;
+	pthread_mutex_unlock(&r->lock);
+
+	if (left <= AHEAD_ROOM && got > 0) {
+		unsigned char *old = in->buf;
+
+		memcpy(r->spare + AHEAD_ROOM - left, in->buf + in->start, left);
+		in->buf = r->spare;
+		in->start = AHEAD_ROOM - left;
+		in->end = AHEAD_ROOM + got;
+		in->cap = AHEAD_ROOM + INPUT_CHUNK;
+		/* The caller's buffer is never smaller than a chunk and its room. */
+		r->spare = old;
+	} else if (got > 0) {
+		if (in->start > 0) {
+			memmove(in->buf, in->buf + in->start, left);
+			in->end = left;
+			in->start = 0;
+		}
+		if (in->cap - in->end < got) {
+			while (in->cap - in->end < got)
+				in->cap *= 2;
+			in->buf = cprof_xrealloc(in->buf, in->cap);
+		}
+		memcpy(in->buf + in->end, r->spare + AHEAD_ROOM, got);
+		in->end += got;
+	}
+	if (error || at_eof) {
+		r->done = true;
+		r->pending_error = error;
+		in->eof = at_eof;
+	} else {
+		pthread_mutex_lock(&r->lock);
+		r->go = true;
+		pthread_cond_broadcast(&r->changed);
+		pthread_mutex_unlock(&r->lock);
+	}
+	return 0;
+}
 
 int cprof_input_open(struct cprof_input *in, const char *name, struct cprof_error *err)
 {
@@ -46,13 +242,14 @@ int cprof_input_open(struct cprof_input *in, const char *name, struct cprof_erro
 		(void)fcntl(in->fd, F_SETPIPE_SZ, INPUT_CHUNK);
 #endif
 	in->size = in->regular ? (uint64_t)st.st_size : 0;
-	in->cap = INPUT_CHUNK;
+	in->cap = AHEAD_ROOM + INPUT_CHUNK;
 	in->buf = cprof_xmalloc(in->cap);
 	return 0;
 }
 
 void cprof_input_close(struct cprof_input *in)
 {
+	ahead_end(in);
 	if (in->fd > STDIN_FILENO)
 		close(in->fd);
 	in->fd = -1;
@@ -65,6 +262,18 @@ long long cprof_input_fill(struct cprof_input *in, size_t want, struct cprof_err
 {
 	ssize_t got;
 
+	while (in->ahead && cprof_input_avail(in) < want && !in->eof) {
+		struct cprof_read_ahead *r = in->ahead;
+
+		if (r->done && !r->pending_error)
+			break;
+		if (ahead_take(in, err) < 0)
+			return -1;
+		if (r->done && !r->pending_error) {
+			ahead_end(in);
+			break;
+		}
+	}
 	while (cprof_input_avail(in) < want && !in->eof) {
 		if (in->start > 0) {
 			memmove(in->buf, in->buf + in->start, in->end - in->start);
@@ -94,6 +303,10 @@ long long cprof_input_fill(struct cprof_input *in, size_t want, struct cprof_err
 		if (got == 0)
 			in->eof = true;
 		in->end += (size_t)got;
+		/* More than a chunk: the rest is read ahead, on another core. */
+		if (!in->eof && in->offset + in->end - in->start > INPUT_CHUNK &&
+		    in->cap >= AHEAD_ROOM + INPUT_CHUNK && ahead_start(in))
+			return cprof_input_fill(in, want, err);
 	}
 	return (long long)cprof_input_avail(in);
 }

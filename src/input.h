@@ -21,6 +21,7 @@ struct cprof_input {
 	size_t end;
 	uint64_t offset;       /* file offset of buf[start] */
 	bool eof;
+	struct cprof_read_ahead *ahead; /* the thread reading ahead, or NULL */
 };
 
 /* Opens `name` ("-" for standard input) for reading; -1 with `err` set

@@ -37,6 +37,9 @@ bool cprof_loader_option(struct cprof_loader *loader, int opt, const char *arg)
 		loader->key.cum = true;
 		loader->key.by_given = true;
 		return true;
+	case CPROF_OPT_NO_CACHE:
+		loader->no_cache = true;
+		return true;
 	case CPROF_OPT_NO_INLINE:
 		loader->key.inline_frames = false;
 		return true;
@@ -85,6 +88,7 @@ static void start_symbolizer(struct cprof_loader *loader)
 	options.binary = loader->binary;
 	options.inline_frames = loader->key.inline_frames;
 	options.lines = loader->key.by == CPROF_BY_LINE;
+	options.cache = !loader->no_cache;
 	loader->key.symbolizer = cprof_symbolizer_new(&options);
 }
 

@@ -18,12 +18,14 @@ enum {
 	CPROF_OPT_BINARY,
 	CPROF_OPT_SAMPLE_INDEX,
 	CPROF_OPT_TAG_FILTER,
+	CPROF_OPT_NO_CACHE,
 };
 
 /* getopt_long entries for the keying and symbol options. */
 #define CPROF_LOAD_LONG_OPTIONS                                                    \
 	{ "binary", required_argument, NULL, CPROF_OPT_BINARY },                   \
 	{ "by", required_argument, NULL, CPROF_OPT_BY },                           \
+	{ "no-cache", no_argument, NULL, CPROF_OPT_NO_CACHE },                     \
 	{ "no-inline", no_argument, NULL, CPROF_OPT_NO_INLINE },                   \
 	{ "no-symbolize", no_argument, NULL, CPROF_OPT_NO_SYMBOLIZE },             \
 	{ "sample-index", required_argument, NULL, CPROF_OPT_SAMPLE_INDEX },       \
@@ -37,10 +39,10 @@ enum {
 	"  --sample-index=N|NAME  the value of a profile.proto or heap profile to count\n" \
 	"  --tag-filter NAME=VALUE  only the samples carrying that label (repeatable)\n"
 #define CPROF_LOAD_SYMBOL_HELP                                                \
-	"  --no-symbolize  key every PC as if no symbol were found\n"            \
-	"  --no-inline     keep the enclosing symbol of inlined code\n"          \
+	"  --no-symbolize  PCs unnamed;  --no-inline  no inlined frames\n"       \
 	"  --symbols DIR   look for binaries and debug files in DIR too\n"       \
-	"  --binary FILE   symbolize the main executable from FILE\n"
+	"  --binary FILE   symbolize the main executable from FILE\n"           \
+	"  --no-cache      neither read nor write the symbol cache\n"
 
 /* The --cum entry, for the programs that take it. */
 #define CPROF_LOAD_CUM_OPTION { "cum", no_argument, NULL, CPROF_OPT_CUM }
@@ -53,6 +55,7 @@ struct cprof_loader {
 	struct cprof_read_options read;
 	struct cprof_ptrs tag_filters; /* --tag-filter KEY=VALUE, char *, not owned */
 	char *sample_type;             /* of the first input read, owned */
+	bool no_cache;                 /* --no-cache */
 };
 
 /* Sets the defaults: by function, inlines expanded, symbolizing. */

@@ -17,10 +17,13 @@
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include <glib.h>
 
+#include "cache.h"
 #include "maps.h"
 #include "symbolize.h"
 #include "util.h"
@@ -56,9 +59,17 @@ struct function_range {
 	Dwarf_Die die;
 };
 
-/* A mapped file, opened once. */
+/* A mapped file, opened once (or not at all when the cache knows all
+ * that is asked of it). */
 struct dso {
-	Dwfl *dwfl;            /* NULL when the file cannot be used */
+	bool usable;           /* its segments are known: PCs can be looked up */
+	bool tried;            /* opening the file with libdwfl was tried */
+	bool dirty;            /* answers the cache does not hold yet */
+	char *path;            /* the raw path of the mapping */
+	char *file;            /* the file read for it */
+	char *cache_name;      /* its cache entry, NULL when not cached */
+	GString *cache_key;
+	Dwfl *dwfl;            /* NULL when the file is not open */
 	Dwfl_Module *module;
 	struct segment *segments;
 	size_t num_segments;
@@ -78,6 +89,7 @@ struct cprof_symbolizer {
 	char *debuginfo_path;  /* for dwfl_standard_find_debuginfo */
 	Dwfl_Callbacks callbacks;
 	GHashTable *dsos;      /* raw path (or "\x01" + --binary) -> struct dso * */
+	const char *cache_dir; /* NULL: no cache */
 	GStringChunk *names;
 	GString *scratch;
 };
@@ -93,8 +105,15 @@ static void dso_free(gpointer p)
 	free(dso->functions);
 	free(dso->symbols);
 	free(dso->segments);
+	g_free(dso->path);
+	g_free(dso->file);
+	g_free(dso->cache_name);
+	if (dso->cache_key)
+		g_string_free(dso->cache_key, TRUE);
 	free(dso);
 }
+
+static void cache_save(struct cprof_symbolizer *s, struct dso *dso);
 
 struct cprof_symbolizer *cprof_symbolizer_new(const struct cprof_symbol_options *options)
 {
@@ -122,13 +141,20 @@ struct cprof_symbolizer *cprof_symbolizer_new(const struct cprof_symbol_options 
 	s->dsos = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, dso_free);
 	s->names = g_string_chunk_new(1 << 16);
 	s->scratch = g_string_sized_new(256);
+	s->cache_dir = options->cache ? cprof_cache_dir() : NULL;
 	return s;
 }
 
 void cprof_symbolizer_free(struct cprof_symbolizer *s)
 {
+	GHashTableIter iter;
+	gpointer dso;
+
 	if (!s)
 		return;
+	g_hash_table_iter_init(&iter, s->dsos);
+	while (g_hash_table_iter_next(&iter, NULL, &dso))
+		cache_save(s, dso);
 	g_hash_table_destroy(s->dsos);
 	g_string_chunk_free(s->names);
 	g_string_free(s->scratch, TRUE);
@@ -137,15 +163,20 @@ void cprof_symbolizer_free(struct cprof_symbolizer *s)
 	free(s);
 }
 
-/* The GNU build-id of the ELF file at `path` as lowercase hex, or NULL. */
-static char *file_build_id(const char *path)
+/* The GNU build-id of the ELF file at `path` as lowercase hex, or NULL;
+ * with its .gnu_debuglink name in *debuglink (new, or NULL) when asked. */
+static char *file_ids(const char *path, char **debuglink)
 {
 	const unsigned char *id;
+	const char *link;
 	char *hex = NULL;
 	ssize_t len, i;
+	GElf_Word crc;
 	Elf *elf;
 	int fd;
 
+	if (debuglink)
+		*debuglink = NULL;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
@@ -156,9 +187,18 @@ static char *file_build_id(const char *path)
 		for (i = 0; i < len; i++)
 			sprintf(hex + 2 * i, "%02x", id[i]);
 	}
+	if (debuglink && elf && elf_kind(elf) == ELF_K_ELF &&
+	    (link = dwelf_elf_gnu_debuglink(elf, &crc)) != NULL && *link)
+		*debuglink = g_strdup(link);
 	elf_end(elf);
 	close(fd);
 	return hex;
+}
+
+/* The GNU build-id of the ELF file at `path` as lowercase hex, or NULL. */
+static char *file_build_id(const char *path)
+{
+	return file_ids(path, NULL);
 }
 
 static bool readable(const char *path)
@@ -232,9 +272,50 @@ static void load_segments(struct dso *dso, Elf *elf)
 }
 
 static void index_symbols(struct dso *dso);
+static bool cache_load(struct cprof_symbolizer *s, struct dso *dso, const char *file);
 
-/* Opens the file for `path` once; a file that cannot be used gets a dso
- * without a Dwfl and one warning. */
+/* Opens dso->file with libdwfl and indexes its symbols; a file that cannot
+ * be used gets one warning and no Dwfl. */
+static void open_dso(struct cprof_symbolizer *s, struct dso *dso)
+{
+	const char *why;
+	GElf_Addr bias;
+	Elf *elf;
+	int fd;
+
+	dso->tried = true;
+	fd = open(dso->file, O_RDONLY | O_CLOEXEC);
+	dso->dwfl = fd >= 0 ? dwfl_begin(&s->callbacks) : NULL;
+	if (dso->dwfl) {
+		dwfl_report_begin(dso->dwfl);
+		dso->module = dwfl_report_elf(dso->dwfl, dso->path, dso->file, fd, 0, false);
+		dwfl_report_end(dso->dwfl, NULL, NULL);
+	}
+	/* libdwfl owns the descriptor once it has reported the module only. */
+	why = fd < 0 ? strerror(errno) : "not an ELF file";
+	if (fd >= 0 && !dso->module)
+		close(fd);
+	elf = dso->module ? dwfl_module_getelf(dso->module, &bias) : NULL;
+	if (!elf) {
+		cprof_warn("%s: %s; its PCs stay unresolved", dso->file, why);
+		if (dso->dwfl)
+			dwfl_end(dso->dwfl);
+		dso->dwfl = NULL;
+		dso->module = NULL;
+		return;
+	}
+	free(dso->segments);
+	dso->segments = NULL;
+	dso->num_segments = 0;
+	load_segments(dso, elf);
+	index_symbols(dso);
+	if (!dso->answers)
+		dso->answers = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, free);
+	dso->usable = true;
+}
+
+/* The dso of `path`, found once: its answers from the cache when it holds
+ * them, else the file opened. */
 static struct dso *get_dso(struct cprof_symbolizer *s, const char *path, bool main)
 {
 	bool use_binary = main && s->options.binary;
@@ -242,9 +323,6 @@ static struct dso *get_dso(struct cprof_symbolizer *s, const char *path, bool ma
 	const char *why = NULL;
 	struct dso *dso = g_hash_table_lookup(s->dsos, key);
 	char *file;
-	GElf_Addr bias;
-	Elf *elf;
-	int fd;
 
 	if (dso) {
 		g_free(key);
@@ -260,31 +338,10 @@ static struct dso *get_dso(struct cprof_symbolizer *s, const char *path, bool ma
 			   "that holds it, --binary FILE the program's own file)", path, why);
 		return dso;
 	}
-	fd = open(file, O_RDONLY | O_CLOEXEC);
-	dso->dwfl = fd >= 0 ? dwfl_begin(&s->callbacks) : NULL;
-	if (dso->dwfl) {
-		dwfl_report_begin(dso->dwfl);
-		dso->module = dwfl_report_elf(dso->dwfl, path, file, fd, 0, false);
-		dwfl_report_end(dso->dwfl, NULL, NULL);
-	}
-	/* libdwfl owns the descriptor once it has reported the module only. */
-	why = fd < 0 ? strerror(errno) : "not an ELF file";
-	if (fd >= 0 && !dso->module)
-		close(fd);
-	elf = dso->module ? dwfl_module_getelf(dso->module, &bias) : NULL;
-	if (!elf) {
-		cprof_warn("%s: %s; its PCs stay unresolved", file, why);
-		if (dso->dwfl)
-			dwfl_end(dso->dwfl);
-		dso->dwfl = NULL;
-		dso->module = NULL;
-		g_free(file);
-		return dso;
-	}
-	load_segments(dso, elf);
-	index_symbols(dso);
-	dso->answers = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, free);
-	g_free(file);
+	dso->path = g_strdup(path);
+	dso->file = file;
+	if (!cache_load(s, dso, file))
+		open_dso(s, dso);
 	return dso;
 }
 
@@ -693,11 +750,291 @@ size_t cprof_symbolize(struct cprof_symbolizer *s, const struct cprof_mapping *m
 	uint64_t vaddr;
 
 	*frames = NULL;
-	if (!dso->dwfl || !offset_to_vaddr(dso, addr - mapping->start + mapping->offset, &vaddr))
+	if (!dso->usable || !offset_to_vaddr(dso, addr - mapping->start + mapping->offset, &vaddr))
 		return 0;
 	answer = g_hash_table_lookup(dso->answers, &vaddr);
-	if (!answer)
+	if (!answer) {
+		/* An address the cache does not hold: the file is opened now. */
+		if (!dso->dwfl && (dso->tried || (open_dso(s, dso), !dso->dwfl)))
+			return 0;
 		answer = resolve(s, dso, vaddr);
+		dso->dirty = true;
+	}
 	*frames = answer->frames;
 	return answer->count;
+}
+
+/* The symbol cache (cache.c keeps the files).  An entry holds, for one
+ * file and one way of asking (inline frames or not, lines or not), the
+ * file's PT_LOAD segments and every answer found so far: the frames of
+ * each link-time address, names demangled and made valid UTF-8.  It is
+ * named after the file's build-id (its path where it has none) and the
+ * way of asking, and stored under a key that says all an answer depends
+ * on: the build-id and size of the file (or its path, size, mtime, device
+ * and inode), and the size and mtime of each debug file libdwfl could
+ * pick for it.  Any difference is a miss; the entry is then rebuilt. */
+
+enum { CACHE_MAX_FRAMES = 64 };
+
+static void stat_line(GString *key, const char *what, const char *path, bool absent_too)
+{
+	struct stat st;
+
+	if (stat(path, &st) == 0)
+		g_string_append_printf(key, "%s %s %lld %lld.%09ld %llu %llu\n", what, path,
+				       (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+				       st.st_mtim.tv_nsec, (unsigned long long)st.st_dev,
+				       (unsigned long long)st.st_ino);
+	else if (absent_too)
+		g_string_append_printf(key, "%s %s absent\n", what, path);
+}
+
+/* Sets dso->cache_name and dso->cache_key for `file`; false (and neither
+ * set) when it cannot be told apart from another (it cannot be read). */
+static bool cache_identify(struct cprof_symbolizer *s, struct dso *dso, const char *file)
+{
+	char *debuglink = NULL, *id, *abs, *dir, **paths, **p;
+	GString *key;
+	struct stat st;
+
+	if (stat(file, &st) != 0)
+		return false;
+	id = file_ids(file, &debuglink);
+	abs = g_canonicalize_filename(file, NULL);
+	dir = g_path_get_dirname(abs);
+	paths = g_strsplit(s->debuginfo_path, ":", -1);
+	key = g_string_new("cprof symbol cache 1\n");
+	g_string_append_printf(key, "inline %d lines %d\n", s->options.inline_frames,
+			       s->options.lines);
+	if (id)
+		g_string_append_printf(key, "build-id %s size %lld\n", id, (long long)st.st_size);
+	else
+		stat_line(key, "file", abs, true);
+	/* Where libdwfl's standard search may find a debug file. */
+	for (p = paths; *p; p++) {
+		const char *d = **p == '-' || **p == '+' ? *p + 1 : *p;
+		char *c;
+
+		if (d[0] == '/' && id) {
+			c = g_strdup_printf("%s/.build-id/%.2s/%s.debug", d, id, id + 2);
+			stat_line(key, "debug", c, false);
+			g_free(c);
+		}
+		if (!debuglink)
+			continue;
+		c = d[0] == '/' ? g_build_filename(d, dir, debuglink, NULL)
+				: g_build_filename(dir, d, debuglink, NULL);
+		stat_line(key, "debug", c, false);
+		g_free(c);
+	}
+	dso->cache_name = g_strdup_printf("%016llx.sym",
+		(unsigned long long)XXH3_64bits_withSeed(id ? id : abs, strlen(id ? id : abs),
+							 (uint64_t)s->options.inline_frames << 1 |
+								 s->options.lines));
+	dso->cache_key = key;
+	g_strfreev(paths);
+	g_free(dir);
+	g_free(abs);
+	g_free(debuglink);
+	free(id);
+	return true;
+}
+
+static void put64(GByteArray *out, uint64_t v)
+{
+	g_byte_array_append(out, (const guint8 *)&v, sizeof(v));
+}
+
+static void put32(GByteArray *out, uint32_t v)
+{
+	g_byte_array_append(out, (const guint8 *)&v, sizeof(v));
+}
+
+static uint32_t string_ref(GHashTable *offsets, GString *strings, const char *text)
+{
+	gpointer found;
+
+	if (!text)
+		return 0;
+	if (!g_hash_table_lookup_extended(offsets, text, NULL, &found)) {
+		found = GSIZE_TO_POINTER(strings->len + 1);
+		g_string_append_len(strings, text, (gssize)strlen(text) + 1);
+		g_hash_table_insert(offsets, (gpointer)text, found);
+	}
+	return (uint32_t)GPOINTER_TO_SIZE(found);
+}
+
+/* Writes the entry of a dso that found answers the cache lacks. */
+static void cache_save(struct cprof_symbolizer *s, struct dso *dso)
+{
+	GByteArray *out;
+	GHashTable *offsets;
+	GString *strings;
+	GHashTableIter iter;
+	gpointer value;
+	size_t i;
+
+	if (!s->cache_dir || !dso->cache_name || !dso->dirty || !dso->usable || !dso->answers)
+		return;
+	out = g_byte_array_new();
+	offsets = g_hash_table_new(g_direct_hash, g_direct_equal);
+	strings = g_string_new(NULL);
+	put64(out, dso->num_segments);
+	for (i = 0; i < dso->num_segments; i++) {
+		put64(out, dso->segments[i].vaddr);
+		put64(out, dso->segments[i].offset);
+		put64(out, dso->segments[i].filesz);
+	}
+	put64(out, g_hash_table_size(dso->answers));
+	g_hash_table_iter_init(&iter, dso->answers);
+	while (g_hash_table_iter_next(&iter, NULL, &value)) {
+		const struct answer *answer = value;
+
+		put64(out, answer->vaddr);
+		put64(out, answer->count);
+		for (i = 0; i < answer->count; i++) {
+			put32(out, string_ref(offsets, strings, answer->frames[i].function));
+			put32(out, string_ref(offsets, strings, answer->frames[i].file));
+			put32(out, (uint32_t)answer->frames[i].line);
+			put32(out, 0);
+		}
+	}
+	put64(out, strings->len);
+	g_byte_array_append(out, (const guint8 *)strings->str, strings->len);
+	cprof_cache_store(s->cache_dir, dso->cache_name, dso->cache_key->str, dso->cache_key->len,
+			  out->data, out->len);
+	g_string_free(strings, TRUE);
+	g_hash_table_destroy(offsets);
+	g_byte_array_free(out, TRUE);
+}
+
+struct reader {
+	const unsigned char *data;
+	size_t len, pos;
+	bool bad;
+};
+
+static uint64_t get64(struct reader *r)
+{
+	uint64_t v = 0;
+
+	if (r->len - r->pos < sizeof(v))
+		r->bad = true;
+	else
+		memcpy(&v, r->data + r->pos, sizeof(v)), r->pos += sizeof(v);
+	return v;
+}
+
+static uint32_t get32(struct reader *r)
+{
+	uint32_t v = 0;
+
+	if (r->len - r->pos < sizeof(v))
+		r->bad = true;
+	else
+		memcpy(&v, r->data + r->pos, sizeof(v)), r->pos += sizeof(v);
+	return v;
+}
+
+/* The interned string at reference `ref` (offset + 1) of the table, NULL
+ * for 0; false when the reference is not the start of a valid string. */
+static bool string_at(struct cprof_symbolizer *s, const char *strings, size_t len, uint32_t ref,
+		      const char **text)
+{
+	*text = NULL;
+	if (ref == 0)
+		return true;
+	if (ref > len || (ref > 1 && strings[ref - 2] != '\0') ||
+	    !g_utf8_validate(strings + ref - 1, -1, NULL))
+		return false;
+	*text = g_string_chunk_insert_const(s->names, strings + ref - 1);
+	return true;
+}
+
+/* Takes the answers of the entry for `file` when there is a whole one. */
+static bool cache_load(struct cprof_symbolizer *s, struct dso *dso, const char *file)
+{
+	struct reader r = { NULL, 0, 0, false };
+	uint64_t num_segments, num_answers, i, j, strings_len;
+	const char *strings;
+	GHashTable *answers;
+	size_t frames_at;
+	void *payload;
+
+	if (!s->cache_dir || !cache_identify(s, dso, file))
+		return false;
+	payload = cprof_cache_load(s->cache_dir, dso->cache_name, dso->cache_key->str,
+				   dso->cache_key->len, &r.len);
+	if (!payload)
+		return false;
+	r.data = payload;
+	/* The string table sits at the end: find it first. */
+	num_segments = get64(&r);
+	if (r.bad || num_segments > 64 || r.len - r.pos < num_segments * 24)
+		goto bad;
+	r.pos += num_segments * 24;
+	num_answers = get64(&r);
+	frames_at = r.pos;
+	for (i = 0; i < num_answers && !r.bad; i++) {
+		uint64_t count;
+
+		(void)get64(&r);
+		count = get64(&r);
+		if (r.bad || count > CACHE_MAX_FRAMES || r.len - r.pos < count * 16)
+			goto bad;
+		r.pos += count * 16;
+	}
+	strings_len = get64(&r);
+	if (r.bad || strings_len != r.len - r.pos || strings_len > UINT32_MAX ||
+	    (strings_len > 0 && r.data[r.len - 1] != '\0'))
+		goto bad;
+	strings = (const char *)r.data + r.pos;
+
+	r.pos = sizeof(uint64_t);
+	dso->segments = cprof_xcalloc(num_segments ? num_segments : 1, sizeof(*dso->segments));
+	dso->num_segments = num_segments;
+	for (i = 0; i < num_segments; i++) {
+		dso->segments[i].vaddr = get64(&r);
+		dso->segments[i].offset = get64(&r);
+		dso->segments[i].filesz = get64(&r);
+	}
+	answers = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, free);
+	r.pos = frames_at;
+	for (i = 0; i < num_answers; i++) {
+		uint64_t vaddr = get64(&r), count = get64(&r);
+		struct answer *answer = cprof_xmalloc(sizeof(*answer) +
+						      count * sizeof(answer->frames[0]));
+
+		answer->vaddr = vaddr;
+		answer->count = count;
+		for (j = 0; j < count; j++) {
+			struct cprof_symbol *frame = &answer->frames[j];
+			bool ok = string_at(s, strings, strings_len, get32(&r), &frame->function);
+
+			ok = string_at(s, strings, strings_len, get32(&r), &frame->file) && ok;
+			frame->line = (int)get32(&r);
+			(void)get32(&r);
+			if (!ok || frame->line < 0) {
+				free(answer);
+				g_hash_table_destroy(answers);
+				goto bad;
+			}
+		}
+		if (g_hash_table_contains(answers, &answer->vaddr)) {
+			free(answer);
+			g_hash_table_destroy(answers);
+			goto bad;
+		}
+		g_hash_table_insert(answers, &answer->vaddr, answer);
+	}
+	dso->answers = answers;
+	dso->usable = true;
+	free(payload);
+	return true;
+bad:
+	free(dso->segments);
+	dso->segments = NULL;
+	dso->num_segments = 0;
+	free(payload);
+	return false;
 }

@@ -21,6 +21,7 @@ struct cprof_symbol_options {
 	const char *binary;              /* --binary, or NULL */
 	bool inline_frames;
 	bool lines;
+	bool cache;                      /* use the symbol cache (cache.h) */
 };
 
 /* Returns a symbolizer that keeps each ELF file it opens for the life of
