@@ -103,6 +103,26 @@ static void *ahead_main(void *arg)
 	return NULL;
 }
 
+/* The reading thread needs little stack: it asks for AHEAD_STACK, not
+ * the default (8 MiB, the stack limit), so that it takes no address space
+ * a program under `ulimit -v` needs, and the main thread's stack can still
+ * grow (a stack that cannot grow is a SIGSEGV, not an allocation failure
+ * cprof can report). */
+enum { AHEAD_STACK = 256 << 10 };
+
+static bool create_thread(struct cprof_read_ahead *r, struct cprof_input *in)
+{
+	pthread_attr_t attr;
+	bool ok;
+
+	if (pthread_attr_init(&attr) != 0)
+		return false;
+	ok = pthread_attr_setstacksize(&attr, AHEAD_STACK) == 0 &&
+	     pthread_create(&r->thread, &attr, ahead_main, in) == 0;
+	pthread_attr_destroy(&attr);
+	return ok;
+}
+
 /* Starts reading ahead; false (and reading stays in this thread) when no
  * thread can be made. */
 static bool ahead_start(struct cprof_input *in)
@@ -116,7 +136,7 @@ static bool ahead_start(struct cprof_input *in)
 	pthread_mutex_init(&r->lock, NULL);
 	pthread_cond_init(&r->changed, NULL);
 	in->ahead = r;
-	if (pthread_create(&r->thread, NULL, ahead_main, in) == 0)
+	if (create_thread(r, in))
 		return true;
 	pthread_mutex_destroy(&r->lock);
 	pthread_cond_destroy(&r->changed);

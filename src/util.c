@@ -83,6 +83,21 @@ static void *json_malloc(size_t size)
 	return p;
 }
 
+/* Touches the next STACK_RESERVE bytes of the stack once, so that they
+ * are mapped before anything else takes the address space: under
+ * `ulimit -v` a stack that must grow when the heap has used every byte
+ * is a SIGSEGV, where an allocation failure is a message and status 2. */
+enum { STACK_RESERVE = 512 << 10 };
+
+static __attribute__((noinline)) void reserve_stack(void)
+{
+	volatile char pages[STACK_RESERVE];
+	size_t i;
+
+	for (i = 0; i < sizeof(pages); i += 4096)
+		pages[i] = 0;
+}
+
 void cprof_set_progname(const char *argv0)
 {
 	const char *slash = argv0 ? strrchr(argv0, '/') : NULL;
@@ -90,6 +105,7 @@ void cprof_set_progname(const char *argv0)
 	/* A closed pipe then shows as EPIPE at cprof_finish_output: status 2,
 	 * no message, instead of a death by signal. */
 	signal(SIGPIPE, SIG_IGN);
+	reserve_stack();
 	g_log_set_handler("GLib", G_LOG_LEVEL_ERROR | G_LOG_FLAG_FATAL | G_LOG_FLAG_RECURSION,
 			  glib_fatal, NULL);
 	error_print_progname = libdw_fatal;
