@@ -30,11 +30,6 @@ static size_t load_chunk(void *buffer, size_t size, void *data)
 	return n;
 }
 
-static int bad(struct cprof_error *err, const char *path, const char *what)
-{
-	return cprof_error_set(err, "%s: %s", path, what);
-}
-
 /* A JSON integer in [0, 2^63). */
 static bool whole(json_t *value, uint64_t *out)
 {
@@ -52,28 +47,30 @@ static struct cprof_dist *read_kind(json_t *root, struct cprof_error *err)
 	int by;
 
 	if (!json_is_object(root)) {
-		bad(err, "(root)", "not a cprof flat object");
+		cprof_error_at(err, "(root)", "not a cprof flat object");
 		return NULL;
 	}
 	value = json_object_get(root, "cprof");
 	if (!json_is_string(value) || strcmp(json_string_value(value), "flat") != 0) {
-		bad(err, "cprof", "not \"flat\": not a cprof flat distribution");
+		cprof_error_at(err, "cprof", "not \"flat\": not a cprof flat distribution");
 		return NULL;
 	}
 	value = json_object_get(root, "version");
 	if (!json_is_integer(value) || json_integer_value(value) != CPROF_SCHEMA_VERSION) {
-		bad(err, "version", "unsupported schema version (this cprof reads version 1)");
+		cprof_error_at(err, "version",
+			       "unsupported schema version (this cprof reads version 1)");
 		return NULL;
 	}
 	value = json_object_get(root, "by");
 	by = json_is_string(value) ? cprof_by_parse(json_string_value(value)) : -1;
 	if (by < 0) {
-		bad(err, "by", "must be one of function, dso, line, address, stack, label:NAME");
+		cprof_error_at(err, "by",
+			       "must be one of function, dso, line, address, stack, label:NAME");
 		return NULL;
 	}
 	value = json_object_get(root, "cum");
 	if (!json_is_boolean(value)) {
-		bad(err, "cum", "must be true or false");
+		cprof_error_at(err, "cum", "must be true or false");
 		return NULL;
 	}
 	return cprof_dist_new((enum cprof_by)by, json_is_true(value));
@@ -91,13 +88,13 @@ static int read_totals(json_t *root, struct cprof_dist *dist, uint64_t *total, u
 	else if (whole(value, &dist->period_us))
 		dist->has_period = true;
 	else
-		return bad(err, "period_us", "must be a whole number or null");
+		return cprof_error_at(err, "period_us", "must be a whole number or null");
 	if (!whole(json_object_get(root, "total"), total))
-		return bad(err, "total", "must be a whole number");
+		return cprof_error_at(err, "total", "must be a whole number");
 	value = json_object_get(root, "other");
 	*other = 0;
 	if (value && !whole(value, other))
-		return bad(err, "other", "must be a whole number");
+		return cprof_error_at(err, "other", "must be a whole number");
 	return 0;
 }
 
@@ -112,20 +109,20 @@ static int read_entry(json_t *entry, size_t i, struct cprof_dist *dist, uint64_t
 
 	snprintf(path, sizeof(path), "entries[%zu]", i);
 	if (!json_is_object(entry) || !json_is_string(key))
-		return bad(err, path, "must be an object with a string key");
+		return cprof_error_at(err, path, "must be an object with a string key");
 	name = json_string_value(key);
 	if (strlen(name) != json_string_length(key))
-		return bad(err, path, "key holds a NUL character");
+		return cprof_error_at(err, path, "key holds a NUL character");
 	if (!whole(json_object_get(entry, "count"), &count)) {
 		snprintf(path, sizeof(path), "entries[%zu].count", i);
-		return bad(err, path, "must be a whole number");
+		return cprof_error_at(err, path, "must be a whole number");
 	}
 	if (cprof_dist_find(dist, name)) {
 		snprintf(path, sizeof(path), "entries[%zu].key", i);
-		return bad(err, path, "duplicate key");
+		return cprof_error_at(err, path, "duplicate key");
 	}
 	if (!dist->cum && *sum + count < *sum)
-		return bad(err, path, "counts overflow");
+		return cprof_error_at(err, path, "counts overflow");
 	*sum += count;
 	cprof_dist_add(dist, name, count);
 	return 0;
@@ -141,13 +138,14 @@ static int read_entries(json_t *root, struct cprof_dist *dist, uint64_t total, u
 	size_t i;
 
 	if (!json_is_array(entries))
-		return bad(err, "entries", "must be an array");
+		return cprof_error_at(err, "entries", "must be an array");
 	json_array_foreach(entries, i, entry) {
 		if (read_entry(entry, i, dist, &sum, err) < 0)
 			return -1;
 	}
 	if (!dist->cum && (sum > total || total - sum != other))
-		return bad(err, "total", "does not equal the sum of the entries' counts plus other");
+		return cprof_error_at(err, "total",
+				      "does not equal the sum of the entries' counts plus other");
 	return 0;
 }
 
@@ -161,7 +159,7 @@ static int read_sample_type(json_t *root, struct cprof_dist *dist, struct cprof_
 		return 0;
 	type = json_is_string(value) ? json_string_value(value) : NULL;
 	if (!type || !strchr(type, '/') || strlen(type) != json_string_length(value))
-		return bad(err, "sample_type", "must be a string TYPE/UNIT");
+		return cprof_error_at(err, "sample_type", "must be a string TYPE/UNIT");
 	dist->sample_type = cprof_xstrdup(type);
 	return 0;
 }

@@ -19,7 +19,7 @@ json_t *cprof_json_string(const char *s)
 	return value;
 }
 
-static void set(json_t *object, const char *name, json_t *value)
+void cprof_json_set(json_t *object, const char *name, json_t *value)
 {
 	if (!value || json_object_set_new(object, name, value) != 0)
 		cprof_die_oom();
@@ -42,25 +42,28 @@ json_t *cprof_json_flat(struct cprof_dist *dist, size_t top)
 		const struct cprof_entry *entry = dist->entries.items[i];
 		json_t *item = json_object();
 
-		set(item, "key", cprof_json_string(entry->key));
-		set(item, "count", json_integer((json_int_t)entry->count));
-		set(item, "p", json_real(dist->total ? (double)entry->count / (double)dist->total : 0.0));
+		cprof_json_set(item, "key", cprof_json_string(entry->key));
+		cprof_json_set(item, "count", json_integer((json_int_t)entry->count));
+		cprof_json_set(item, "p", json_real(dist->total ? (double)entry->count /
+							      (double)dist->total : 0.0));
 		if (json_array_append_new(entries, item) != 0)
 			cprof_die_oom();
 		shown += entry->count;
 	}
-	set(root, "cprof", json_string("flat"));
-	set(root, "version", json_integer(CPROF_SCHEMA_VERSION));
-	set(root, "by", json_string(cprof_by_name(dist->by)));
-	set(root, "cum", json_boolean(dist->cum));
-	set(root, "sources", sources);
-	set(root, "period_us", dist->has_period ? json_integer((json_int_t)dist->period_us) : json_null());
-	set(root, "total", json_integer((json_int_t)dist->total));
+	cprof_json_set(root, "cprof", json_string("flat"));
+	cprof_json_set(root, "version", json_integer(CPROF_SCHEMA_VERSION));
+	cprof_json_set(root, "by", json_string(cprof_by_name(dist->by)));
+	cprof_json_set(root, "cum", json_boolean(dist->cum));
+	cprof_json_set(root, "sources", sources);
+	cprof_json_set(root, "period_us", dist->has_period ?
+		       json_integer((json_int_t)dist->period_us) : json_null());
+	cprof_json_set(root, "total", json_integer((json_int_t)dist->total));
 	/* With --cum the counts overlap, and other has no meaning past 0. */
-	set(root, "other", json_integer((json_int_t)(!dist->cum && dist->total > shown ?
-						     dist->total - shown : 0)));
-	set(root, "entries", entries);
-	set(root, "sample_type", cprof_json_string(cprof_dist_sample_type(dist)));
+	cprof_json_set(root, "other",
+		       json_integer((json_int_t)(!dist->cum && dist->total > shown ?
+						 dist->total - shown : 0)));
+	cprof_json_set(root, "entries", entries);
+	cprof_json_set(root, "sample_type", cprof_json_string(cprof_dist_sample_type(dist)));
 	return root;
 }
 

@@ -192,11 +192,6 @@ struct cprof_sched *cprof_sched_read(const char *source, struct cprof_error *err
  * fault found wins: unknown top-level fields, then platforms, apps and cpi,
  * each element in order (the order cprof-sched(1) gives). */
 
-static int bad(struct cprof_error *err, const char *path, const char *what)
-{
-	return cprof_error_set(err, "%s: %s", path, what);
-}
-
 /* The key as it can stand in a one-line message. */
 static void printable_key(const char *key, char *out, size_t size)
 {
@@ -224,7 +219,7 @@ static int only_fields(json_t *object, const char *prefix, const char *const *kn
 			continue;
 		printable_key(key, name, sizeof(name));
 		snprintf(path, sizeof(path), "%s%s%s", prefix, *prefix ? "." : "", name);
-		return bad(err, path, "unknown field");
+		return cprof_error_at(err, path, "unknown field");
 	}
 	return 0;
 }
@@ -237,16 +232,16 @@ static int amount(json_t *value, const char *path, double limit, double *out,
 	double v;
 
 	if (!value)
-		return bad(err, path, "missing");
+		return cprof_error_at(err, path, "missing");
 	if (!json_is_number(value))
-		return bad(err, path, "must be a number");
+		return cprof_error_at(err, path, "must be a number");
 	v = json_number_value(value);
 	if (!isfinite(v))
-		return bad(err, path, "must be a finite number");
+		return cprof_error_at(err, path, "must be a finite number");
 	if (v < 0)
-		return bad(err, path, "must not be negative");
+		return cprof_error_at(err, path, "must not be negative");
 	if (limit > 0 && v >= limit)
-		return bad(err, path, "must be less than 1e27");
+		return cprof_error_at(err, path, "must be less than 1e27");
 	*out = v;
 	return 0;
 }
@@ -265,15 +260,15 @@ static int named_item(json_t *item, size_t i, const char *field, const char *con
 
 	snprintf(path, sizeof(path), "%s[%zu]", field, i);
 	if (!json_is_object(item))
-		return bad(err, path, "must be an object");
+		return cprof_error_at(err, path, "must be an object");
 	if ((rc = only_fields(item, path, known, err)) != 0)
 		return rc;
 	name = json_object_get(item, "name");
 	snprintf(sub, sizeof(sub), "%s.name", path);
 	if (!name)
-		return bad(err, sub, "missing");
+		return cprof_error_at(err, sub, "missing");
 	if (!json_is_string(name) || json_string_length(name) == 0)
-		return bad(err, sub, "must be a non-empty string");
+		return cprof_error_at(err, sub, "must be a non-empty string");
 	first = json_object_get(seen, json_string_value(name));
 	if (first)
 		return cprof_error_set(err, "%s: same as %s[%zu].name", sub, field,
@@ -293,11 +288,11 @@ static json_t *named_array(json_t *root, const char *field, struct cprof_error *
 	json_t *array = json_object_get(root, field);
 
 	if (!array)
-		bad(err, field, "missing");
+		cprof_error_at(err, field, "missing");
 	else if (!json_is_array(array))
-		bad(err, field, "must be an array");
+		cprof_error_at(err, field, "must be an array");
 	else if (json_array_size(array) > (size_t)INT_MAX / 4)
-		bad(err, field, "too many entries");
+		cprof_error_at(err, field, "too many entries");
 	else
 		return array;
 	return NULL;
@@ -351,9 +346,9 @@ static int check_cpi(json_t *cpi, int platforms, int apps, size_t *columns,
 	char path[96];
 
 	if (!cpi)
-		return bad(err, "cpi", "missing");
+		return cprof_error_at(err, "cpi", "missing");
 	if (!json_is_array(cpi))
-		return bad(err, "cpi", "must be an array");
+		return cprof_error_at(err, "cpi", "must be an array");
 	if (json_array_size(cpi) != (size_t)platforms)
 		return cprof_error_set(err, "cpi: has %zu rows, want %d (one per platform)",
 				       json_array_size(cpi), platforms);
@@ -361,7 +356,7 @@ static int check_cpi(json_t *cpi, int platforms, int apps, size_t *columns,
 	json_array_foreach(cpi, i, row) {
 		snprintf(path, sizeof(path), "cpi[%zu]", i);
 		if (!json_is_array(row))
-			return bad(err, path, "must be an array");
+			return cprof_error_at(err, path, "must be an array");
 		if (json_array_size(row) != (size_t)apps)
 			return cprof_error_set(err, "%s: has %zu entries, want %d (one per app)", path,
 					       json_array_size(row), apps);
@@ -370,18 +365,18 @@ static int check_cpi(json_t *cpi, int platforms, int apps, size_t *columns,
 				continue;
 			snprintf(path, sizeof(path), "cpi[%zu][%zu]", i, j);
 			if (!json_is_number(value))
-				return bad(err, path, "must be a positive number or null");
+				return cprof_error_at(err, path, "must be a positive number or null");
 			if (!isfinite(json_number_value(value)))
-				return bad(err, path, "must be a finite number");
+				return cprof_error_at(err, path, "must be a finite number");
 			if (!(json_number_value(value) > 0))
-				return bad(err, path, "must be a positive number");
+				return cprof_error_at(err, path, "must be a positive number");
 			if (json_number_value(value) >= CPROF_SCHED_INFINITY)
-				return bad(err, path, "must be less than 1e27");
+				return cprof_error_at(err, path, "must be less than 1e27");
 			(*columns)++;
 		}
 	}
 	if (*columns > (size_t)INT_MAX / 2)
-		return bad(err, "cpi", "too many usable pairs for the solver");
+		return cprof_error_at(err, "cpi", "too many usable pairs for the solver");
 	return 0;
 }
 
@@ -443,7 +438,7 @@ struct cprof_sched *cprof_sched_from_json(json_t *root, struct cprof_error *err)
 	int i, rows;
 
 	if (!json_is_object(root)) {
-		bad(err, "(root)", "must be an object");
+		cprof_error_at(err, "(root)", "must be an object");
 		return NULL;
 	}
 	sched = cprof_sched_alloc(1, sizeof(*sched), err);
