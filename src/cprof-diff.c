@@ -208,34 +208,18 @@ static void print_svg(const char *const sources[2], const struct cprof_dist *a,
 	free(bars);
 }
 
-/* The output modes exclude each other: dies naming the first two given. */
-static void check_output(bool compact, bool text, bool svg, bool folded)
-{
-	const char *given[4];
-	size_t n = 0;
+/* What the program compares and prints, from its options. */
+struct output {
+	struct cprof_signif_options signif;
+	enum cprof_keys keys;
+	size_t k;
+	bool compact, text, svg, folded;
+	bool fail, fail_different;     /* --fail-above given, --fail-different */
+	double fail_above;
+};
 
-	if (compact)
-		given[n++] = "--compact";
-	if (text)
-		given[n++] = "--text";
-	if (svg)
-		given[n++] = "--svg";
-	if (folded)
-		given[n++] = "--folded";
-	if (n > 1)
-		cprof_die("%s and %s exclude each other (see --help)", given[0], given[1]);
-}
-
-/* Warns when compared keys are missing from a truncated flat. */
-static void warn_unknown(const char *source, const struct cprof_dist *dist, size_t unknown)
-{
-	if (unknown > 0)
-		cprof_warn("%s: %zu compared keys are not among the entries of this truncated "
-			   "flat (other: %" PRIu64 " samples); their p is taken as 0",
-			   source, unknown, cprof_dist_other(dist));
-}
-
-int main(int argc, char **argv)
+/* Parses the options into `loader` and `out`; returns optind. */
+static int parse_options(int argc, char **argv, struct cprof_loader *loader, struct output *out)
 {
 	static const struct option options[] = {
 		CPROF_LOAD_LONG_OPTIONS,
@@ -251,116 +235,170 @@ int main(int argc, char **argv)
 		CPROF_COMPARE_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct cprof_loader loader;
-	struct cprof_dist *a = NULL, *b = NULL;
-	struct cprof_diff *diff, *shown;
-	struct cprof_judgement *judgement;
-	struct cprof_signif_options signif = CPROF_SIGNIF_DEFAULTS;
-	const char *sources[2];
-	const double *entropy_a, *entropy_b;
-	enum cprof_keys keys = CPROF_KEYS_UNION;
-	bool compact = false, text = false, svg = false, folded = false, fail = false;
-	bool fail_different = false;
-	double fail_above = 0.0, entropy_values[2];
-	size_t k = 10;
-	int opt, status;
+	int opt;
 
-	cprof_set_progname(argv[0]);
-	cprof_set_libraries(CPROF_READ_LIBRARIES " " CPROF_METRICS_LIBRARIES);
-	cprof_loader_init(&loader);
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":chk:tV", options, NULL)) != -1) {
-		if (cprof_loader_option(&loader, opt, optarg) ||
-		    cprof_output_option(opt, &compact, &text) ||
-		    cprof_signif_option(opt, optarg, &signif) ||
-		    cprof_compare_option(opt, optarg, &k, &keys))
+		if (cprof_loader_option(loader, opt, optarg) ||
+		    cprof_output_option(opt, &out->compact, &out->text) ||
+		    cprof_signif_option(opt, optarg, &out->signif) ||
+		    cprof_compare_option(opt, optarg, &out->k, &out->keys))
 			continue;
 		switch (opt) {
 		case 'h':
 			usage();
 			break;
 		case OPT_FAIL_DIFFERENT:
-			fail_different = true;
+			out->fail_different = true;
 			break;
 		case OPT_FOLDED:
-			folded = true;
+			out->folded = true;
 			break;
 		case OPT_SVG:
-			svg = true;
+			out->svg = true;
 			break;
 		case OPT_FAIL_ABOVE:
-			fail_above = cprof_option_double("--fail-above", optarg);
-			if (fail_above < 0)
+			out->fail_above = cprof_option_double("--fail-above", optarg);
+			if (out->fail_above < 0)
 				cprof_die("--fail-above: must not be negative: '%s'", optarg);
-			fail = true;
+			out->fail = true;
 			break;
 		default:
 			cprof_bad_option(opt, argv, options);
 		}
 	}
-	argc -= optind;
-	argv += optind;
-	check_output(compact, text, svg, folded);
-	if (argc != 2)
-		cprof_die("two inputs needed, A and B, not %d (see --help)", argc);
-	cprof_loader_check_operands((const char *const *)argv, argc);
-	sources[0] = argv[0];
-	sources[1] = argv[1];
+	return optind;
+}
 
-	cprof_loader_read(&loader, sources[0], &a);
+/* The output modes exclude each other: dies naming the first two given. */
+static void check_output(const struct output *out)
+{
+	const char *given[4];
+	size_t n = 0;
+
+	if (out->compact)
+		given[n++] = "--compact";
+	if (out->text)
+		given[n++] = "--text";
+	if (out->svg)
+		given[n++] = "--svg";
+	if (out->folded)
+		given[n++] = "--folded";
+	if (n > 1)
+		cprof_die("%s and %s exclude each other (see --help)", given[0], given[1]);
+}
+
+/* Reads A, then B keyed as A, into `a` and `b`; dies unless both are
+ * keyed alike and hold samples. */
+static void read_inputs(struct cprof_loader *loader, const char *const sources[2],
+			struct cprof_dist **a, struct cprof_dist **b)
+{
+	cprof_loader_read(loader, sources[0], a);
 	/* B is keyed as A: a flat JSON A sets the keying of a raw B, and a flat
 	 * B keyed otherwise is an error. */
-	loader.key.by = a->by;
-	loader.key.cum = a->cum;
-	loader.key.by_given = true;
-	cprof_loader_read(&loader, sources[1], &b);
-	if (a->by != b->by || a->cum != b->cum)
-		cprof_die("%s: keyed by %s%s, but %s by %s%s", sources[1], cprof_by_name(b->by),
-			  b->cum ? " with --cum" : "", sources[0], cprof_by_name(a->by),
-			  a->cum ? " with --cum" : "");
-	if (a->total == 0)
+	loader->key.by = (*a)->by;
+	loader->key.cum = (*a)->cum;
+	loader->key.by_given = true;
+	cprof_loader_read(loader, sources[1], b);
+	if ((*a)->by != (*b)->by || (*a)->cum != (*b)->cum)
+		cprof_die("%s: keyed by %s%s, but %s by %s%s", sources[1], cprof_by_name((*b)->by),
+			  (*b)->cum ? " with --cum" : "", sources[0], cprof_by_name((*a)->by),
+			  (*a)->cum ? " with --cum" : "");
+	if ((*a)->total == 0)
 		cprof_die("%s: no samples to compare", sources[0]);
-	if (b->total == 0)
+	if ((*b)->total == 0)
 		cprof_die("%s: no samples to compare", sources[1]);
+}
 
-	if (fail_different && a->cum)
+/* Dies when --fail-different asks for a verdict that A and B cannot have. */
+static void check_verdict(const struct output *out, const struct cprof_dist *a,
+			  const struct cprof_dist *b)
+{
+	if (out->fail_different && a->cum)
 		cprof_die("--fail-different: a --cum difference has no verdict (a sample counts "
 			  "in many keys)");
 	/* As cprof_judge decides: counts that are not samples are not tested. */
-	if (fail_different && (cprof_dist_units_per_sample(a) == 0 ||
-			       cprof_dist_units_per_sample(a) != cprof_dist_units_per_sample(b)))
+	if (out->fail_different && (cprof_dist_units_per_sample(a) == 0 ||
+				    cprof_dist_units_per_sample(a) != cprof_dist_units_per_sample(b)))
 		cprof_die("--fail-different: the counts are %s, not samples of a known period: "
 			  "there is no verdict", cprof_dist_sample_type(a));
+}
 
-	diff = cprof_diff_compute(a, b, k, keys);
+/* Warns when compared keys are missing from a truncated flat. */
+static void warn_unknown(const char *source, const struct cprof_dist *dist, size_t unknown)
+{
+	if (unknown > 0)
+		cprof_warn("%s: %zu compared keys are not among the entries of this truncated "
+			   "flat (other: %" PRIu64 " samples); their p is taken as 0",
+			   source, unknown, cprof_dist_other(dist));
+}
+
+/* Compares A and B, prints the answer in the mode `out` asks for, and
+ * returns the exit status. */
+static int compare(const char *const sources[2], struct cprof_dist *a, struct cprof_dist *b,
+		   const struct output *out)
+{
+	struct cprof_diff *diff, *shown;
+	struct cprof_judgement *judgement;
+	const double *entropy_a, *entropy_b;
+	double entropy_values[2];
+	int status;
+
+	diff = cprof_diff_compute(a, b, out->k, out->keys);
 	/* --folded prints every key: its warnings are of every key, while
 	 * --fail-above still judges the distance of the top k. */
-	shown = folded ? cprof_diff_compute(a, b, 0, CPROF_KEYS_UNION) : diff;
+	shown = out->folded ? cprof_diff_compute(a, b, 0, CPROF_KEYS_UNION) : diff;
 	entropy_a = cprof_entropy_bits(a, &entropy_values[0]);
 	entropy_b = cprof_entropy_bits(b, &entropy_values[1]);
 	warn_unknown(sources[0], a, shown->unknown_a);
 	warn_unknown(sources[1], b, shown->unknown_b);
-	judgement = cprof_judge(a, b, shown, folded ? 0 : k, folded ? CPROF_KEYS_UNION : keys,
-				&signif);
+	judgement = cprof_judge(a, b, shown, out->folded ? 0 : out->k,
+				out->folded ? CPROF_KEYS_UNION : out->keys, &out->signif);
 	cprof_warnings_print(&judgement->warnings);
-	if (text)
-		print_text(sources, a, b, k, keys, diff, entropy_a, entropy_b, judgement);
-	else if (svg)
-		print_svg(sources, a, b, k, keys, diff, judgement);
-	else if (folded)
+	if (out->text)
+		print_text(sources, a, b, out->k, out->keys, diff, entropy_a, entropy_b, judgement);
+	else if (out->svg)
+		print_svg(sources, a, b, out->k, out->keys, diff, judgement);
+	else if (out->folded)
 		print_folded(a, b);
 	else
-		cprof_json_print(cprof_json_diff(sources[0], sources[1], a->by, k, keys,
+		cprof_json_print(cprof_json_diff(sources[0], sources[1], a->by, out->k, out->keys,
 						 diff, a->total, b->total, entropy_a, entropy_b,
 						 judgement),
-				 compact);
-	status = fail && diff->manhattan > fail_above ? EXIT_VERDICT : EXIT_OK;
-	if (fail_different && judgement->signif->different)
+				 out->compact);
+	status = out->fail && diff->manhattan > out->fail_above ? EXIT_VERDICT : EXIT_OK;
+	if (out->fail_different && judgement->signif->different)
 		status = EXIT_VERDICT;
 	cprof_judgement_free(judgement);
 	if (shown != diff)
 		cprof_diff_free(shown);
 	cprof_diff_free(diff);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct cprof_loader loader;
+	struct cprof_dist *a = NULL, *b = NULL;
+	struct output out = { .signif = CPROF_SIGNIF_DEFAULTS, .keys = CPROF_KEYS_UNION, .k = 10 };
+	const char *sources[2];
+	int first, status;
+
+	cprof_set_progname(argv[0]);
+	cprof_set_libraries(CPROF_READ_LIBRARIES " " CPROF_METRICS_LIBRARIES);
+	cprof_loader_init(&loader);
+	first = parse_options(argc, argv, &loader, &out);
+	argc -= first;
+	argv += first;
+	check_output(&out);
+	if (argc != 2)
+		cprof_die("two inputs needed, A and B, not %d (see --help)", argc);
+	cprof_loader_check_operands((const char *const *)argv, argc);
+	sources[0] = argv[0];
+	sources[1] = argv[1];
+	read_inputs(&loader, sources, &a, &b);
+	check_verdict(&out, a, b);
+	status = compare(sources, a, b, &out);
 	cprof_dist_free(a);
 	cprof_dist_free(b);
 	cprof_loader_free(&loader);

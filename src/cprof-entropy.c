@@ -103,17 +103,14 @@ static void print_svg(const struct result *results, size_t count, enum cprof_by 
 	free(profiles);
 }
 
-/* The output modes exclude each other. */
-static void check_output(bool compact, bool text, bool svg)
-{
-	if (compact && (text || svg))
-		cprof_die("--compact and %s exclude each other (see --help)",
-			  text ? "--text" : "--svg");
-	if (text && svg)
-		cprof_die("--text and --svg exclude each other (see --help)");
-}
+/* What the program prints, from its options. */
+struct output {
+	enum cprof_base base;
+	bool compact, text, svg;
+};
 
-int main(int argc, char **argv)
+/* Parses the options into `loader` and `out`; returns optind. */
+static int parse_options(int argc, char **argv, struct cprof_loader *loader, struct output *out)
 {
 	static const struct option options[] = {
 		CPROF_LOAD_LONG_OPTIONS,
@@ -124,60 +121,59 @@ int main(int argc, char **argv)
 		{ "svg", no_argument, NULL, OPT_SVG },
 		{ NULL, 0, NULL, 0 },
 	};
-	static const char *const stdin_only[] = { "-" };
-	struct cprof_loader loader;
-	struct cprof_stability stability;
-	struct result *results;
-	const char *const *inputs;
-	enum cprof_base base = CPROF_BASE_2;
-	enum cprof_by by = CPROF_BY_FUNCTION;
-	bool compact = false, text = false, svg = false;
-	double *values, *se;
-	int opt, i, count, parsed;
+	int opt, parsed;
 
-	cprof_set_progname(argv[0]);
-	cprof_set_libraries(CPROF_READ_LIBRARIES " " CPROF_METRICS_LIBRARIES);
-	cprof_loader_init(&loader);
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":chtV", options, NULL)) != -1) {
 		if (opt == CPROF_OPT_CUM)
 			cprof_die("--cum: inclusive counts sum past 1, so their entropy is undefined");
-		if (cprof_loader_option(&loader, opt, optarg) ||
-		    cprof_output_option(opt, &compact, &text))
+		if (cprof_loader_option(loader, opt, optarg) ||
+		    cprof_output_option(opt, &out->compact, &out->text))
 			continue;
 		switch (opt) {
 		case 'h':
 			usage();
 			break;
 		case OPT_SVG:
-			svg = true;
+			out->svg = true;
 			break;
 		case OPT_BASE:
 			parsed = cprof_base_parse(optarg);
 			if (parsed < 0)
 				cprof_die("--base: must be 2, e or 10, not '%s'", optarg);
-			base = (enum cprof_base)parsed;
+			out->base = (enum cprof_base)parsed;
 			break;
 		default:
 			cprof_bad_option(opt, argv, options);
 		}
 	}
-	argc -= optind;
-	argv += optind;
-	check_output(compact, text, svg);
+	return optind;
+}
 
-	inputs = argc > 0 ? (const char *const *)argv : stdin_only;
-	count = argc > 0 ? argc : 1;
-	cprof_loader_check_operands(inputs, count);
+/* The output modes exclude each other. */
+static void check_output(const struct output *out)
+{
+	if (out->compact && (out->text || out->svg))
+		cprof_die("--compact and %s exclude each other (see --help)",
+			  out->text ? "--text" : "--svg");
+	if (out->text && out->svg)
+		cprof_die("--text and --svg exclude each other (see --help)");
+}
 
-	results = cprof_xcalloc((size_t)count, sizeof(*results));
-	values = cprof_xcalloc((size_t)count, sizeof(*values));
-	se = cprof_xcalloc((size_t)count, sizeof(*se));
+/* Reads each input and fills its result, its entropy in `values` and
+ * its standard error in `se`; returns the key of the first. */
+static enum cprof_by read_inputs(struct cprof_loader *loader, const char *const *inputs,
+				 int count, enum cprof_base base, struct result *results,
+				 double *values, double *se)
+{
+	enum cprof_by by = CPROF_BY_FUNCTION;
+	int i;
+
 	for (i = 0; i < count; i++) {
 		struct cprof_error err = { { 0 }, 0 };
 		struct cprof_dist *dist = NULL;
 
-		cprof_loader_read(&loader, inputs[i], &dist);
+		cprof_loader_read(loader, inputs[i], &dist);
 		if (cprof_entropy_compute(dist, base, &results[i].entropy, &err) < 0)
 			cprof_die_input(inputs[i], &err);
 		/* Every input is keyed as the first: a flat JSON first sets the
@@ -185,38 +181,75 @@ int main(int argc, char **argv)
 		 * otherwise is an error. */
 		if (i == 0) {
 			by = dist->by;
-			loader.key.by = dist->by;
-			loader.key.cum = dist->cum;
-			loader.key.by_given = true;
+			loader->key.by = dist->by;
+			loader->key.cum = dist->cum;
+			loader->key.by_given = true;
 		}
 		results[i].source = inputs[i];
 		values[i] = results[i].entropy.entropy;
 		se[i] = results[i].entropy.se;
 		cprof_dist_free(dist);
 	}
+	return by;
+}
 
-	if (count > 1)
-		cprof_stability_compute(values, se, (size_t)count, &stability);
-	if (text) {
-		print_text(results, (size_t)count, by, base, count > 1 ? &stability : NULL);
-	} else if (svg) {
-		print_svg(results, (size_t)count, by, base, count > 1 ? &stability : NULL);
-	} else if (count == 1) {
+/* Prints the JSON of one input, or of several with their stability. */
+static void print_json(const struct result *results, size_t count, enum cprof_by by,
+		       enum cprof_base base, const struct cprof_stability *stability, bool compact)
+{
+	json_t *profiles;
+	size_t i;
+
+	if (count == 1) {
 		cprof_json_print(cprof_json_entropy(results[0].source, by, base, &results[0].entropy,
 						    true),
 				 compact);
-	} else {
-		json_t *profiles = json_array();
-
-		if (!profiles)
-			cprof_die_oom();
-		for (i = 0; i < count; i++)
-			if (json_array_append_new(profiles,
-						  cprof_json_entropy(results[i].source, by, base,
-								     &results[i].entropy, false)) != 0)
-				cprof_die_oom();
-		cprof_json_print(cprof_json_entropy_many(by, base, profiles, &stability), compact);
+		return;
 	}
+	profiles = json_array();
+	if (!profiles)
+		cprof_die_oom();
+	for (i = 0; i < count; i++)
+		if (json_array_append_new(profiles,
+					  cprof_json_entropy(results[i].source, by, base,
+							     &results[i].entropy, false)) != 0)
+			cprof_die_oom();
+	cprof_json_print(cprof_json_entropy_many(by, base, profiles, stability), compact);
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const stdin_only[] = { "-" };
+	struct cprof_loader loader;
+	struct cprof_stability stability;
+	struct output out = { .base = CPROF_BASE_2 };
+	struct result *results;
+	const char *const *inputs;
+	enum cprof_by by;
+	double *values, *se;
+	int count, first;
+
+	cprof_set_progname(argv[0]);
+	cprof_set_libraries(CPROF_READ_LIBRARIES " " CPROF_METRICS_LIBRARIES);
+	cprof_loader_init(&loader);
+	first = parse_options(argc, argv, &loader, &out);
+	check_output(&out);
+	inputs = first < argc ? (const char *const *)argv + first : stdin_only;
+	count = first < argc ? argc - first : 1;
+	cprof_loader_check_operands(inputs, count);
+
+	results = cprof_xcalloc((size_t)count, sizeof(*results));
+	values = cprof_xcalloc((size_t)count, sizeof(*values));
+	se = cprof_xcalloc((size_t)count, sizeof(*se));
+	by = read_inputs(&loader, inputs, count, out.base, results, values, se);
+	if (count > 1)
+		cprof_stability_compute(values, se, (size_t)count, &stability);
+	if (out.text)
+		print_text(results, (size_t)count, by, out.base, count > 1 ? &stability : NULL);
+	else if (out.svg)
+		print_svg(results, (size_t)count, by, out.base, count > 1 ? &stability : NULL);
+	else
+		print_json(results, (size_t)count, by, out.base, &stability, out.compact);
 	free(se);
 	free(values);
 	free(results);

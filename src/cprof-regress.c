@@ -187,12 +187,6 @@ static double baseline_noise(const struct baselines *base, const struct settings
 	return noise;
 }
 
-static void set(json_t *object, const char *name, json_t *value)
-{
-	if (!value || json_object_set_new(object, name, value) != 0)
-		cprof_die_oom();
-}
-
 /* A key of the report. */
 struct moved {
 	const char *key;
@@ -328,17 +322,18 @@ static json_t *check_json(const struct check *c, const struct settings *settings
 				       cprof_entropy_bits(c->base.merged, &entropy[0]),
 				       cprof_entropy_bits(c->dist, &entropy[1]), c->judgement);
 
-	set(root, "cprof", json_string("regress"));
-	set(root, "rule", json_string(settings->rule == RULE_TEST ? "test" : "distance"));
-	set(root, "baselines", json_integer((json_int_t)c->base.count));
+	cprof_json_set(root, "cprof", json_string("regress"));
+	cprof_json_set(root, "rule",
+		       json_string(settings->rule == RULE_TEST ? "test" : "distance"));
+	cprof_json_set(root, "baselines", json_integer((json_int_t)c->base.count));
 	if (!c->judgement->signif)
-		set(root, "dispersion", json_null());
-	set(root, "verdict", json_string(c->different ? "different" : "same"));
+		cprof_json_set(root, "dispersion", json_null());
+	cprof_json_set(root, "verdict", json_string(c->different ? "different" : "same"));
 	if (settings->rule == RULE_DISTANCE) {
-		set(root, "noise", json_real(c->noise));
-		set(root, "threshold", json_real(c->threshold));
-		set(root, "factor", json_real(settings->factor));
-		set(root, "margin", json_real(settings->margin));
+		cprof_json_set(root, "noise", json_real(c->noise));
+		cprof_json_set(root, "threshold", json_real(c->threshold));
+		cprof_json_set(root, "factor", json_real(settings->factor));
+		cprof_json_set(root, "margin", json_real(settings->margin));
 	}
 	return root;
 }

@@ -535,16 +535,16 @@ static void do_query(const char *url, enum cprof_by by, struct cprof_ptrs *where
 		if (query.num_groups) {
 			names = json_object();
 			for (j = 0; j < query.num_groups; j++)
-				json_object_set_new(names, group_names[j],
-						    cprof_json_string(group->values[j]));
-			json_object_set_new(root, "group", names);
+				cprof_json_set(names, group_names[j],
+					       cprof_json_string(group->values[j]));
+			cprof_json_set(root, "group", names);
 		}
 		if (missing) {
 			json_t *list = json_array();
 
 			for (j = 0; j < missing->len; j++)
 				json_array_append_new(list, cprof_json_string(missing->items[j]));
-			json_object_set_new(root, "missing_shards", list);
+			cprof_json_set(root, "missing_shards", list);
 		}
 		cprof_json_print(root, compact || query.num_groups > 0);
 	}

@@ -9,12 +9,6 @@
 #include "json.h"
 #include "stats.h"
 
-static void set(json_t *object, const char *name, json_t *value)
-{
-	if (!value || json_object_set_new(object, name, value) != 0)
-		cprof_die_oom();
-}
-
 static json_t *new_object(void)
 {
 	json_t *object = json_object();
@@ -46,8 +40,8 @@ static json_t *real_or_null(double value);
 
 static void set_header(json_t *object, const char *name)
 {
-	set(object, "cprof", json_string(name));
-	set(object, "version", json_integer(CPROF_SCHEMA_VERSION));
+	cprof_json_set(object, "cprof", json_string(name));
+	cprof_json_set(object, "version", json_integer(CPROF_SCHEMA_VERSION));
 }
 
 json_t *cprof_json_entropy(const char *source, enum cprof_by by, enum cprof_base base,
@@ -57,16 +51,16 @@ json_t *cprof_json_entropy(const char *source, enum cprof_by by, enum cprof_base
 
 	if (header)
 		set_header(root, "entropy");
-	set(root, "source", source_json(source));
-	set(root, "by", json_string(cprof_by_name(by)));
-	set(root, "entropy", json_real(entropy->entropy));
-	set(root, "base", base_json(base));
-	set(root, "entries", json_integer((json_int_t)entropy->entries));
-	set(root, "total", json_integer((json_int_t)entropy->total));
-	set(root, "normalized", json_real(entropy->normalized));
-	set(root, "lower_bound", json_boolean(entropy->lower_bound));
-	set(root, "entropy_mm", real_or_null(entropy->entropy_mm));
-	set(root, "se", real_or_null(entropy->se));
+	cprof_json_set(root, "source", source_json(source));
+	cprof_json_set(root, "by", json_string(cprof_by_name(by)));
+	cprof_json_set(root, "entropy", json_real(entropy->entropy));
+	cprof_json_set(root, "base", base_json(base));
+	cprof_json_set(root, "entries", json_integer((json_int_t)entropy->entries));
+	cprof_json_set(root, "total", json_integer((json_int_t)entropy->total));
+	cprof_json_set(root, "normalized", json_real(entropy->normalized));
+	cprof_json_set(root, "lower_bound", json_boolean(entropy->lower_bound));
+	cprof_json_set(root, "entropy_mm", real_or_null(entropy->entropy_mm));
+	cprof_json_set(root, "se", real_or_null(entropy->se));
 	return root;
 }
 
@@ -76,17 +70,17 @@ json_t *cprof_json_entropy_many(enum cprof_by by, enum cprof_base base, json_t *
 	json_t *root = new_object(), *summary = new_object();
 
 	set_header(root, "entropy");
-	set(root, "by", json_string(cprof_by_name(by)));
-	set(root, "base", base_json(base));
-	set(root, "profiles", profiles);
-	set(summary, "n", json_integer((json_int_t)stability->n));
-	set(summary, "mean", json_real(stability->mean));
-	set(summary, "sd", json_real(stability->sd));
-	set(summary, "min", json_real(stability->min));
-	set(summary, "max", json_real(stability->max));
-	set(summary, "cv", json_real(stability->cv));
-	set(summary, "sampling_sd", real_or_null(stability->sampling_sd));
-	set(root, "stability", summary);
+	cprof_json_set(root, "by", json_string(cprof_by_name(by)));
+	cprof_json_set(root, "base", base_json(base));
+	cprof_json_set(root, "profiles", profiles);
+	cprof_json_set(summary, "n", json_integer((json_int_t)stability->n));
+	cprof_json_set(summary, "mean", json_real(stability->mean));
+	cprof_json_set(summary, "sd", json_real(stability->sd));
+	cprof_json_set(summary, "min", json_real(stability->min));
+	cprof_json_set(summary, "max", json_real(stability->max));
+	cprof_json_set(summary, "cv", json_real(stability->cv));
+	cprof_json_set(summary, "sampling_sd", real_or_null(stability->sampling_sd));
+	cprof_json_set(root, "stability", summary);
 	return root;
 }
 
@@ -94,8 +88,8 @@ static json_t *pair(json_t *a, json_t *b)
 {
 	json_t *object = new_object();
 
-	set(object, "a", a);
-	set(object, "b", b);
+	cprof_json_set(object, "a", a);
+	cprof_json_set(object, "b", b);
 	return object;
 }
 
@@ -131,23 +125,23 @@ static json_t *diff_entry(const struct cprof_diff_entry *e, const struct cprof_j
 	const struct cprof_key_signif *key = judgement ? cprof_judgement_key(judgement, e->key) : NULL;
 	json_t *item = new_object(), *ci;
 
-	set(item, "key", cprof_json_string(e->key));
-	set(item, "p_a", json_real(e->p_a));
-	set(item, "p_b", json_real(e->p_b));
-	set(item, "delta", json_real(e->delta));
-	set(item, "count_a", json_integer((json_int_t)e->count_a));
-	set(item, "count_b", json_integer((json_int_t)e->count_b));
+	cprof_json_set(item, "key", cprof_json_string(e->key));
+	cprof_json_set(item, "p_a", json_real(e->p_a));
+	cprof_json_set(item, "p_b", json_real(e->p_b));
+	cprof_json_set(item, "delta", json_real(e->delta));
+	cprof_json_set(item, "count_a", json_integer((json_int_t)e->count_a));
+	cprof_json_set(item, "count_b", json_integer((json_int_t)e->count_b));
 	if (!key)
 		return item;
-	set(item, "p_value", real_or_null(key->p_value));
-	set(item, "q_value", json_real(key->q_value));
+	cprof_json_set(item, "p_value", real_or_null(key->p_value));
+	cprof_json_set(item, "q_value", json_real(key->q_value));
 	if (isnan(key->ci_low)) {
-		set(item, "ci", json_null());
+		cprof_json_set(item, "ci", json_null());
 	} else {
 		ci = new_array();
 		append(ci, json_real(key->ci_low));
 		append(ci, json_real(key->ci_high));
-		set(item, "ci", ci);
+		cprof_json_set(item, "ci", ci);
 	}
 	return item;
 }
@@ -158,18 +152,19 @@ static void set_verdict(json_t *root, const struct cprof_judgement *judgement)
 	const struct cprof_gtest *g = &judgement->signif->gtest;
 	json_t *test = new_object(), *null = new_object();
 
-	set(root, "alpha", json_real(judgement->options.alpha));
-	set(root, "min_effect", json_real(judgement->options.min_effect));
-	set(root, "dispersion", json_real(judgement->options.dispersion));
-	set(root, "verdict", json_string(judgement->signif->different ? "different" : "same"));
-	set(test, "name", json_string("G"));
-	set(test, "statistic", json_real(g->statistic));
-	set(test, "df", json_integer((json_int_t)g->df));
-	set(test, "p_value", json_real(g->p_value));
-	set(root, "test", test);
-	set(null, "mean", json_real(judgement->null.mean));
-	set(null, "quantile", json_real(judgement->null.quantile));
-	set(root, "manhattan_null", null);
+	cprof_json_set(root, "alpha", json_real(judgement->options.alpha));
+	cprof_json_set(root, "min_effect", json_real(judgement->options.min_effect));
+	cprof_json_set(root, "dispersion", json_real(judgement->options.dispersion));
+	cprof_json_set(root, "verdict",
+		       json_string(judgement->signif->different ? "different" : "same"));
+	cprof_json_set(test, "name", json_string("G"));
+	cprof_json_set(test, "statistic", json_real(g->statistic));
+	cprof_json_set(test, "df", json_integer((json_int_t)g->df));
+	cprof_json_set(test, "p_value", json_real(g->p_value));
+	cprof_json_set(root, "test", test);
+	cprof_json_set(null, "mean", json_real(judgement->null.mean));
+	cprof_json_set(null, "quantile", json_real(judgement->null.quantile));
+	cprof_json_set(root, "manhattan_null", null);
 }
 
 json_t *cprof_json_diff(const char *source_a, const char *source_b, enum cprof_by by, size_t k,
@@ -183,22 +178,23 @@ json_t *cprof_json_diff(const char *source_a, const char *source_b, enum cprof_b
 	for (i = 0; i < diff->count; i++)
 		append(entries, diff_entry(&diff->entries[i], judgement));
 	set_header(root, "diff");
-	set(root, "a", source_json(source_a));
-	set(root, "b", source_json(source_b));
-	set(root, "by", json_string(cprof_by_name(by)));
-	set(root, "k", json_integer((json_int_t)k));
-	set(root, "keys", json_string(cprof_keys_name(keys)));
-	set(root, "manhattan", json_real(diff->manhattan));
-	set(root, "total", pair(json_integer((json_int_t)total_a), json_integer((json_int_t)total_b)));
-	set(root, "entropy", pair(maybe_real(entropy_a), maybe_real(entropy_b)));
+	cprof_json_set(root, "a", source_json(source_a));
+	cprof_json_set(root, "b", source_json(source_b));
+	cprof_json_set(root, "by", json_string(cprof_by_name(by)));
+	cprof_json_set(root, "k", json_integer((json_int_t)k));
+	cprof_json_set(root, "keys", json_string(cprof_keys_name(keys)));
+	cprof_json_set(root, "manhattan", json_real(diff->manhattan));
+	cprof_json_set(root, "total",
+		       pair(json_integer((json_int_t)total_a), json_integer((json_int_t)total_b)));
+	cprof_json_set(root, "entropy", pair(maybe_real(entropy_a), maybe_real(entropy_b)));
 	if (judgement && judgement->signif)
 		set_verdict(root, judgement);
-	set(root, "entries", entries);
+	cprof_json_set(root, "entries", entries);
 	if (!judgement)
 		return root;
 	warnings = new_array();
 	for (i = 0; i < judgement->warnings.count; i++)
 		append(warnings, cprof_json_string(judgement->warnings.text[i]));
-	set(root, "warnings", warnings);
+	cprof_json_set(root, "warnings", warnings);
 	return root;
 }

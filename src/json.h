@@ -17,6 +17,11 @@ json_t *cprof_json_flat(struct cprof_dist *dist, size_t top);
 /* Prints `root` on standard output, pretty or on one line, and frees it. */
 void cprof_json_print(json_t *root, bool compact);
 
+/* Sets member `name` of `object` to `value`, taking over the reference
+ * to `value`; dies on exhaustion, of which a NULL `value` (a failed
+ * json_* constructor) is taken to be a sign. */
+void cprof_json_set(json_t *object, const char *name, json_t *value);
+
 /* A JSON string from a C string that is valid UTF-8; dies on exhaustion. */
 json_t *cprof_json_string(const char *s);
 

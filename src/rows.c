@@ -95,12 +95,6 @@ static int by_source(const void *a, const void *b)
 	return x->num_inputs < y->num_inputs ? -1 : x->num_inputs > y->num_inputs;
 }
 
-static void set(json_t *object, const char *name, json_t *value)
-{
-	if (!value || json_object_set_new(object, name, value) != 0)
-		cprof_die_oom();
-}
-
 void cprof_rows_print(struct cprof_dist **dists, size_t count, const struct cprof_ptrs *tags)
 {
 	size_t d, i;
@@ -120,14 +114,14 @@ void cprof_rows_print(struct cprof_dist **dists, size_t count, const struct cpro
 
 			if (!row)
 				cprof_die_oom();
-			set(row, "profile", cprof_json_string(dist->sources.items[0]));
-			set(row, "by", json_string(cprof_by_name(dist->by)));
-			set(row, "key", cprof_json_string(entry->key));
-			set(row, "count", json_integer((json_int_t)entry->count));
+			cprof_json_set(row, "profile", cprof_json_string(dist->sources.items[0]));
+			cprof_json_set(row, "by", json_string(cprof_by_name(dist->by)));
+			cprof_json_set(row, "key", cprof_json_string(entry->key));
+			cprof_json_set(row, "count", json_integer((json_int_t)entry->count));
 			for (t = 0; t < tags->len; t++) {
 				const struct cprof_tag *tag = tags->items[t];
 
-				set(row, tag->name, cprof_json_string(tag->value));
+				cprof_json_set(row, tag->name, cprof_json_string(tag->value));
 			}
 			cprof_json_dump(stdout, row, true);
 			fputc('\n', stdout);

@@ -16,24 +16,27 @@
 
 /* Reading. */
 
-/* Puts the JSON path of the value that starts after the first `end`
- * bytes of the document `text` into `path`.  The text before it is valid
- * JSON so far (the parser read it), so a shallow scan of brackets, commas,
- * colons and strings is enough. */
-static void path_at(const char *text, size_t end, char *path, size_t size)
+enum { PATH_MAX_DEPTH = 64 };
+
+/* An array or object open at a point of a JSON text, as path_at sees it. */
+struct path_frame {
+	bool object;
+	bool want_key;
+	size_t index;
+	const char *key;
+	size_t key_len;
+};
+
+/* Scans the first `end` bytes of `text` and leaves in `stack` the arrays
+ * and objects still open there, the outermost first, at most
+ * PATH_MAX_DEPTH of them (deeper ones are counted, not kept); returns
+ * their number. */
+static size_t open_frames(const char *text, size_t end, struct path_frame *stack)
 {
-	enum { MAX_DEPTH = 64 };
-	struct frame {
-		bool object;
-		bool want_key;
-		size_t index;
-		const char *key;
-		size_t key_len;
-	} stack[MAX_DEPTH];
-	size_t depth = 0, deep = 0, i, used = 0, k;
+	size_t depth = 0, deep = 0, i;
 
 	for (i = 0; i < end; i++) {
-		struct frame *top = depth > 0 && deep == 0 ? &stack[depth - 1] : NULL;
+		struct path_frame *top = depth > 0 && deep == 0 ? &stack[depth - 1] : NULL;
 		size_t start;
 
 		switch (text[i]) {
@@ -48,15 +51,11 @@ static void path_at(const char *text, size_t end, char *path, size_t size)
 			break;
 		case '{':
 		case '[':
-			if (depth == MAX_DEPTH) {
+			if (depth == PATH_MAX_DEPTH) {
 				deep++;
 				break;
 			}
-			stack[depth].object = text[i] == '{';
-			stack[depth].want_key = true;
-			stack[depth].index = 0;
-			stack[depth].key = "";
-			stack[depth].key_len = 0;
+			stack[depth] = (struct path_frame){ text[i] == '{', true, 0, "", 0 };
 			depth++;
 			break;
 		case '}':
@@ -80,6 +79,18 @@ static void path_at(const char *text, size_t end, char *path, size_t size)
 			break;
 		}
 	}
+	return depth;
+}
+
+/* Puts the JSON path of the value that starts after the first `end`
+ * bytes of the document `text` into `path`.  The text before it is valid
+ * JSON so far (the parser read it), so a shallow scan of brackets, commas,
+ * colons and strings is enough. */
+static void path_at(const char *text, size_t end, char *path, size_t size)
+{
+	struct path_frame stack[PATH_MAX_DEPTH];
+	size_t depth = open_frames(text, end, stack), used = 0, k;
+
 	path[0] = '\0';
 	for (k = 0; k < depth && used + 1 < size; k++) {
 		int n;
@@ -181,11 +192,6 @@ struct cprof_sched *cprof_sched_read(const char *source, struct cprof_error *err
  * fault found wins: unknown top-level fields, then platforms, apps and cpi,
  * each element in order (the order cprof-sched(1) gives). */
 
-static int bad(struct cprof_error *err, const char *path, const char *what)
-{
-	return cprof_error_set(err, "%s: %s", path, what);
-}
-
 /* The key as it can stand in a one-line message. */
 static void printable_key(const char *key, char *out, size_t size)
 {
@@ -213,7 +219,7 @@ static int only_fields(json_t *object, const char *prefix, const char *const *kn
 			continue;
 		printable_key(key, name, sizeof(name));
 		snprintf(path, sizeof(path), "%s%s%s", prefix, *prefix ? "." : "", name);
-		return bad(err, path, "unknown field");
+		return cprof_error_at(err, path, "unknown field");
 	}
 	return 0;
 }
@@ -226,18 +232,70 @@ static int amount(json_t *value, const char *path, double limit, double *out,
 	double v;
 
 	if (!value)
-		return bad(err, path, "missing");
+		return cprof_error_at(err, path, "missing");
 	if (!json_is_number(value))
-		return bad(err, path, "must be a number");
+		return cprof_error_at(err, path, "must be a number");
 	v = json_number_value(value);
 	if (!isfinite(v))
-		return bad(err, path, "must be a finite number");
+		return cprof_error_at(err, path, "must be a finite number");
 	if (v < 0)
-		return bad(err, path, "must not be negative");
+		return cprof_error_at(err, path, "must not be negative");
 	if (limit > 0 && v >= limit)
-		return bad(err, path, "must be less than 1e27");
+		return cprof_error_at(err, path, "must be less than 1e27");
 	*out = v;
 	return 0;
+}
+
+/* Reads element `i` of the array `field` into `out`: an object of the
+ * fields `known`, a name not among those in `seen` (name -> the index of
+ * its first holder, which it joins), and the amount `amount_field`.
+ * Returns 0, or -1 with `err` set. */
+static int named_item(json_t *item, size_t i, const char *field, const char *const *known,
+		      double limit, json_t *seen, struct named *out, struct cprof_error *err)
+{
+	const char *amount_field = known[1];
+	char path[96], sub[128];
+	json_t *name, *first;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s[%zu]", field, i);
+	if (!json_is_object(item))
+		return cprof_error_at(err, path, "must be an object");
+	if ((rc = only_fields(item, path, known, err)) != 0)
+		return rc;
+	name = json_object_get(item, "name");
+	snprintf(sub, sizeof(sub), "%s.name", path);
+	if (!name)
+		return cprof_error_at(err, sub, "missing");
+	if (!json_is_string(name) || json_string_length(name) == 0)
+		return cprof_error_at(err, sub, "must be a non-empty string");
+	first = json_object_get(seen, json_string_value(name));
+	if (first)
+		return cprof_error_set(err, "%s: same as %s[%zu].name", sub, field,
+				       (size_t)json_integer_value(first));
+	if (json_object_set_new_nocheck(seen, json_string_value(name),
+					json_integer((json_int_t)i)) != 0)
+		return cprof_error_set(err, "out of memory");
+	out->name = json_string_value(name);
+	snprintf(sub, sizeof(sub), "%s.%s", path, amount_field);
+	return amount(json_object_get(item, amount_field), sub, limit, &out->amount, err);
+}
+
+/* The array `field` of the root, or NULL with `err` set when it is
+ * missing, not an array or too long. */
+static json_t *named_array(json_t *root, const char *field, struct cprof_error *err)
+{
+	json_t *array = json_object_get(root, field);
+
+	if (!array)
+		cprof_error_at(err, field, "missing");
+	else if (!json_is_array(array))
+		cprof_error_at(err, field, "must be an array");
+	else if (json_array_size(array) > (size_t)INT_MAX / 4)
+		cprof_error_at(err, field, "too many entries");
+	else
+		return array;
+	return NULL;
 }
 
 /* Reads the array `field` of the root ("platforms" or "apps"): objects
@@ -248,23 +306,13 @@ static struct named *named_list(json_t *root, const char *field, const char *amo
 				double limit, int *count, struct cprof_error *err)
 {
 	const char *const known[] = { "name", amount_field, NULL };
-	json_t *array = json_object_get(root, field), *item, *seen;
+	json_t *array = named_array(root, field, err), *item, *seen;
 	struct named *list;
 	size_t i;
 	int rc = 0;
 
-	if (!array) {
-		bad(err, field, "missing");
+	if (!array)
 		return NULL;
-	}
-	if (!json_is_array(array)) {
-		bad(err, field, "must be an array");
-		return NULL;
-	}
-	if (json_array_size(array) > (size_t)INT_MAX / 4) {
-		bad(err, field, "too many entries");
-		return NULL;
-	}
 	list = cprof_sched_alloc(json_array_size(array), sizeof(*list), err);
 	seen = json_object(); /* name -> the index of its first holder */
 	if (!list || !seen) {
@@ -274,40 +322,7 @@ static struct named *named_list(json_t *root, const char *field, const char *amo
 		return NULL;
 	}
 	json_array_foreach(array, i, item) {
-		char path[96], sub[128];
-		json_t *name, *first;
-
-		snprintf(path, sizeof(path), "%s[%zu]", field, i);
-		if (!json_is_object(item)) {
-			rc = bad(err, path, "must be an object");
-			break;
-		}
-		if ((rc = only_fields(item, path, known, err)) != 0)
-			break;
-		name = json_object_get(item, "name");
-		snprintf(sub, sizeof(sub), "%s.name", path);
-		if (!name) {
-			rc = bad(err, sub, "missing");
-			break;
-		}
-		if (!json_is_string(name) || json_string_length(name) == 0) {
-			rc = bad(err, sub, "must be a non-empty string");
-			break;
-		}
-		first = json_object_get(seen, json_string_value(name));
-		if (first) {
-			rc = cprof_error_set(err, "%s: same as %s[%zu].name", sub, field,
-					     (size_t)json_integer_value(first));
-			break;
-		}
-		if (json_object_set_new_nocheck(seen, json_string_value(name),
-						json_integer((json_int_t)i)) != 0) {
-			rc = cprof_error_set(err, "out of memory");
-			break;
-		}
-		list[i].name = json_string_value(name);
-		snprintf(sub, sizeof(sub), "%s.%s", path, amount_field);
-		rc = amount(json_object_get(item, amount_field), sub, limit, &list[i].amount, err);
+		rc = named_item(item, i, field, known, limit, seen, &list[i], err);
 		if (rc != 0)
 			break;
 	}
@@ -331,9 +346,9 @@ static int check_cpi(json_t *cpi, int platforms, int apps, size_t *columns,
 	char path[96];
 
 	if (!cpi)
-		return bad(err, "cpi", "missing");
+		return cprof_error_at(err, "cpi", "missing");
 	if (!json_is_array(cpi))
-		return bad(err, "cpi", "must be an array");
+		return cprof_error_at(err, "cpi", "must be an array");
 	if (json_array_size(cpi) != (size_t)platforms)
 		return cprof_error_set(err, "cpi: has %zu rows, want %d (one per platform)",
 				       json_array_size(cpi), platforms);
@@ -341,7 +356,7 @@ static int check_cpi(json_t *cpi, int platforms, int apps, size_t *columns,
 	json_array_foreach(cpi, i, row) {
 		snprintf(path, sizeof(path), "cpi[%zu]", i);
 		if (!json_is_array(row))
-			return bad(err, path, "must be an array");
+			return cprof_error_at(err, path, "must be an array");
 		if (json_array_size(row) != (size_t)apps)
 			return cprof_error_set(err, "%s: has %zu entries, want %d (one per app)", path,
 					       json_array_size(row), apps);
@@ -350,18 +365,18 @@ static int check_cpi(json_t *cpi, int platforms, int apps, size_t *columns,
 				continue;
 			snprintf(path, sizeof(path), "cpi[%zu][%zu]", i, j);
 			if (!json_is_number(value))
-				return bad(err, path, "must be a positive number or null");
+				return cprof_error_at(err, path, "must be a positive number or null");
 			if (!isfinite(json_number_value(value)))
-				return bad(err, path, "must be a finite number");
+				return cprof_error_at(err, path, "must be a finite number");
 			if (!(json_number_value(value) > 0))
-				return bad(err, path, "must be a positive number");
+				return cprof_error_at(err, path, "must be a positive number");
 			if (json_number_value(value) >= CPROF_SCHED_INFINITY)
-				return bad(err, path, "must be less than 1e27");
+				return cprof_error_at(err, path, "must be less than 1e27");
 			(*columns)++;
 		}
 	}
 	if (*columns > (size_t)INT_MAX / 2)
-		return bad(err, "cpi", "too many usable pairs for the solver");
+		return cprof_error_at(err, "cpi", "too many usable pairs for the solver");
 	return 0;
 }
 
@@ -423,7 +438,7 @@ struct cprof_sched *cprof_sched_from_json(json_t *root, struct cprof_error *err)
 	int i, rows;
 
 	if (!json_is_object(root)) {
-		bad(err, "(root)", "must be an object");
+		cprof_error_at(err, "(root)", "must be an object");
 		return NULL;
 	}
 	sched = cprof_sched_alloc(1, sizeof(*sched), err);

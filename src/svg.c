@@ -524,89 +524,118 @@ static void put_bar_title(FILE *out, const struct cprof_svg_diff *d,
 	fputs("</title>\n", out);
 }
 
-void cprof_svg_diff(FILE *out, const struct cprof_svg_diff *d)
+/* Where a chart's parts go: its size, the rows' band from `top` to
+ * `bottom`, the chart's x from `chart_left`, and the values' scale. */
+struct chart {
+	double width, height, top, bottom;
+	double chart_left, value_x;
+	double step, scale;
+	double centre, axis;           /* a difference: Δ = 0 and the axis' reach */
+	double low, high;              /* entropies: the axis' ends */
+};
+
+/* The size of a chart whose names take `name_columns` and whose values
+ * take `value_pad` plus `value_columns` right of the chart, with its
+ * titles and legend (the legend indented by `indent`) and `rows` rows. */
+static void chart_size(struct chart *c, size_t name_columns, int value_pad, int value_columns,
+		       char *const *titles, size_t num_titles, char *const *legend,
+		       size_t num_legend, double indent, size_t rows)
 {
-	char *titles[4], *legend[4];
-	size_t num_titles = diff_titles(d, titles), num_legend = diff_legend(d, legend);
-	size_t i, name_columns = 3;
-	double extent = 0.0, step, axis, scale, name_width, chart_left, centre, value_x;
-	double width, height, top, bottom, y;
+	double name_width = (double)name_columns * COLUMN;
+
+	c->chart_left = MARGIN + name_width + 10;
+	c->centre = c->chart_left + CHART / 2.0;
+	c->value_x = c->chart_left + CHART + 10;
+	c->width = c->value_x + value_pad + value_columns * COLUMN + MARGIN;
+	c->width = fmax(c->width, text_width(titles, num_titles, legend, num_legend, indent));
+	c->width = ceil(fmin(c->width, WIDTH_CAP));
+	c->top = 24.0 + 18.0 * (double)num_titles;
+	c->bottom = c->top + ROW * (double)rows;
+	c->height = c->bottom + 44 + 18.0 * (double)num_legend + 8;
+}
+
+/* The axis of a difference, symmetric about 0, and the widest key. */
+static void diff_axis(const struct cprof_svg_diff *d, struct chart *c, size_t *name_columns)
+{
+	double extent = 0.0;
+	size_t i;
 
 	for (i = 0; i < d->count; i++) {
 		const struct cprof_svg_bar *bar = &d->bars[i];
 		size_t n = fitted_columns(bar->key, NAME_CAP);
 
-		if (n > name_columns)
-			name_columns = n;
+		if (n > *name_columns)
+			*name_columns = n;
 		extent = fmax(extent, fabs(bar->delta));
 		if (bar->tested)
 			extent = fmax(extent, fmax(fabs(bar->ci_low), fabs(bar->ci_high)));
 	}
 	if (!(extent > 0))
 		extent = 0.01;
-	step = nice_step(extent, 4);
-	axis = step * ceil(extent / step - 1e-9);
-	scale = (CHART / 2.0) / axis;
+	c->step = nice_step(extent, 4);
+	c->axis = c->step * ceil(extent / c->step - 1e-9);
+	c->scale = (CHART / 2.0) / c->axis;
+}
 
-	name_width = (double)name_columns * COLUMN;
-	chart_left = MARGIN + name_width + 10;
-	centre = chart_left + CHART / 2.0;
-	value_x = chart_left + CHART + 10;
-	width = value_x + 14 + 7 * COLUMN + MARGIN;
-	width = fmax(width, text_width(titles, num_titles, legend, num_legend, 56));
-	width = ceil(fmin(width, WIDTH_CAP));
-	top = 24.0 + 18.0 * (double)num_titles;
-	bottom = top + ROW * (double)d->count;
-	height = bottom + 44 + 18.0 * (double)num_legend + 8;
+/* Row `i` of a difference: its name, bar, interval, mark and value. */
+static void put_diff_row(FILE *out, const struct cprof_svg_diff *d, size_t i,
+			 const struct chart *c)
+{
+	const struct cprof_svg_bar *bar = &d->bars[i];
+	double length = fabs(bar->delta) * c->scale, y, mid;
 
-	header(out, width, height);
-	put_titles(out, titles, num_titles, width);
+	y = c->top + ROW * (double)i;
+	mid = y + ROW / 2.0;
+	fputs("<g class=\"row\">\n", out);
+	put_bar_title(out, d, bar);
+	put_row_background(out, i, y, c->width);
+	fprintf(out, "<text class=\"name\" x=\"%.2f\" y=\"%.2f\" text-anchor=\"end\" "
+		"font-family=\"%s\">", c->chart_left - 8, mid + 4, MONO);
+	put_fitted(out, bar->key, NAME_CAP, d->stacks);
+	fputs("</text>\n", out);
+	fprintf(out, "<rect class=\"bar %s%s\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+		"height=\"%d\" fill=\"%s\"/>\n", bar->delta >= 0 ? "gain" : "loss",
+		bar->significant ? " significant" : "",
+		bar->delta >= 0 ? c->centre : c->centre - length, mid - BAR / 2.0, length, BAR,
+		bar_fill(d, bar));
+	if (d->tested && bar->tested)
+		put_whisker(out, "ci", c->centre + bar->ci_low * c->scale,
+			    c->centre + bar->ci_high * c->scale, mid);
+	if (d->tested && bar->significant)
+		put_mark(out, c->value_x + 4, mid);
+	fprintf(out, "<text class=\"value\" x=\"%.2f\" y=\"%.2f\" font-family=\"%s\">"
+		"%+.2f</text>\n", c->value_x + 12, mid + 4, MONO, 100.0 * bar->delta);
+	fputs("</g>\n", out);
+}
 
-	/* The grid, then the rows over it, then the axis over them. */
-	put_ticks(out, -axis, axis, step, centre, 0.0, scale, top - 4, bottom + 4, 100.0, true);
-	for (i = 0; i < d->count; i++) {
-		const struct cprof_svg_bar *bar = &d->bars[i];
-		double length = fabs(bar->delta) * scale, mid;
+/* The axis of a difference over its rows, and under it what left and
+ * right mean. */
+static void put_diff_axis(FILE *out, const struct cprof_svg_diff *d, const struct chart *c)
+{
+	double y;
 
-		y = top + ROW * (double)i;
-		mid = y + ROW / 2.0;
-		fputs("<g class=\"row\">\n", out);
-		put_bar_title(out, d, bar);
-		put_row_background(out, i, y, width);
-		fprintf(out, "<text class=\"name\" x=\"%.2f\" y=\"%.2f\" text-anchor=\"end\" "
-			"font-family=\"%s\">", chart_left - 8, mid + 4, MONO);
-		put_fitted(out, bar->key, NAME_CAP, d->stacks);
-		fputs("</text>\n", out);
-		fprintf(out, "<rect class=\"bar %s%s\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
-			"height=\"%d\" fill=\"%s\"/>\n", bar->delta >= 0 ? "gain" : "loss",
-			bar->significant ? " significant" : "",
-			bar->delta >= 0 ? centre : centre - length, mid - BAR / 2.0, length, BAR,
-			bar_fill(d, bar));
-		if (d->tested && bar->tested)
-			put_whisker(out, "ci", centre + bar->ci_low * scale,
-				    centre + bar->ci_high * scale, mid);
-		if (d->tested && bar->significant)
-			put_mark(out, value_x + 4, mid);
-		fprintf(out, "<text class=\"value\" x=\"%.2f\" y=\"%.2f\" font-family=\"%s\">"
-			"%+.2f</text>\n", value_x + 12, mid + 4, MONO, 100.0 * bar->delta);
-		fputs("</g>\n", out);
-	}
 	fprintf(out, "<line class=\"axis\" x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" "
-		"stroke=\"#444444\" stroke-width=\"1\"/>\n", centre, top - 4, centre, bottom + 4);
+		"stroke=\"#444444\" stroke-width=\"1\"/>\n", c->centre, c->top - 4, c->centre,
+		c->bottom + 4);
 	if (d->count == 0)
-		put_line(out, centre, top + 14, "middle", NULL, "no key to compare", NAME_CAP);
-
-	/* Under the axis: what left and right mean. */
-	y = bottom + 34;
-	put_line(out, chart_left, y, NULL, "fill=\"#555555\"", "← less time in B", NAME_CAP);
-	put_line(out, centre, y, "middle", "fill=\"#555555\"", "Δ = p_B − p_A, percentage points",
-		 NAME_CAP);
-	put_line(out, chart_left + CHART, y, "end", "fill=\"#555555\"",
+		put_line(out, c->centre, c->top + 14, "middle", NULL, "no key to compare", NAME_CAP);
+	y = c->bottom + 34;
+	put_line(out, c->chart_left, y, NULL, "fill=\"#555555\"", "← less time in B", NAME_CAP);
+	put_line(out, c->centre, y, "middle", "fill=\"#555555\"",
+		 "Δ = p_B − p_A, percentage points", NAME_CAP);
+	put_line(out, c->chart_left + CHART, y, "end", "fill=\"#555555\"",
 		 "more time in B →", NAME_CAP);
+}
 
-	y = bottom + 62;
+/* The legend of a difference, each line after its sample. */
+static void put_diff_legend(FILE *out, const struct cprof_svg_diff *d, char *const *legend,
+			    size_t num_legend, const struct chart *c)
+{
+	double y = c->bottom + 62;
+	size_t i;
+
 	for (i = 0; i < num_legend; i++, y += 18) {
-		size_t max = (size_t)((width - MARGIN - 56) / COLUMN);
+		size_t max = (size_t)((c->width - MARGIN - 56) / COLUMN);
 
 		if (i == 0 || i == 2) {
 			put_swatch(out, MARGIN, y, i == 0 ? GAIN : GAIN_PALE);
@@ -618,6 +647,27 @@ void cprof_svg_diff(FILE *out, const struct cprof_svg_diff *d)
 		}
 		put_line(out, MARGIN + 56, y, NULL, "class=\"legend\"", legend[i], max);
 	}
+}
+
+void cprof_svg_diff(FILE *out, const struct cprof_svg_diff *d)
+{
+	char *titles[4], *legend[4];
+	size_t num_titles = diff_titles(d, titles), num_legend = diff_legend(d, legend);
+	size_t i, name_columns = 3;
+	struct chart c;
+
+	diff_axis(d, &c, &name_columns);
+	chart_size(&c, name_columns, 14, 7, titles, num_titles, legend, num_legend, 56,
+		   d->count);
+	header(out, c.width, c.height);
+	put_titles(out, titles, num_titles, c.width);
+	/* The grid, then the rows over it, then the axis over them. */
+	put_ticks(out, -c.axis, c.axis, c.step, c.centre, 0.0, c.scale, c.top - 4, c.bottom + 4,
+		  100.0, true);
+	for (i = 0; i < d->count; i++)
+		put_diff_row(out, d, i, &c);
+	put_diff_axis(out, d, &c);
+	put_diff_legend(out, d, legend, num_legend, &c);
 	fputs("</svg>\n", out);
 	free_lines(titles, num_titles);
 	free_lines(legend, num_legend);
@@ -661,21 +711,21 @@ static void put_profile_title(FILE *out, const struct cprof_svg_entropy *e,
 		p->entropy_mm, p->entries, p->total);
 }
 
-void cprof_svg_entropy(FILE *out, const struct cprof_svg_entropy *e)
+/* The axis of several entropies, with a margin and on round ticks, and
+ * the widest source name. */
+static void entropy_axis(const struct cprof_svg_entropy *e, struct chart *c,
+			 size_t *name_columns)
 {
-	char *titles[2], *legend[3], *axis_name;
-	size_t num_titles = entropy_titles(e, titles), num_legend = entropy_legend(e, legend);
-	size_t i, name_columns = 6;
-	double low = INFINITY, high = -INFINITY, step, scale, name_width, chart_left, value_x;
-	double width, height, top, bottom, y, span;
+	double low = INFINITY, high = -INFINITY, span;
+	size_t i;
 
 	for (i = 0; i < e->count; i++) {
 		const struct cprof_svg_profile *p = &e->profiles[i];
 		double band = isnan(p->se) ? 0.0 : 1.96 * p->se;
 		size_t n = fitted_columns(p->source, NAME_CAP);
 
-		if (n > name_columns)
-			name_columns = n;
+		if (n > *name_columns)
+			*name_columns = n;
 		low = fmin(low, p->entropy - band);
 		high = fmax(high, p->entropy + band);
 	}
@@ -692,71 +742,54 @@ void cprof_svg_entropy(FILE *out, const struct cprof_svg_entropy *e)
 		span = fmax(0.1, 0.1 * fabs(high));
 	low -= 0.05 * span;
 	high += 0.05 * span;
-	step = nice_step(high - low, 6);
-	low = step * floor(low / step + 1e-9);
-	high = step * ceil(high / step - 1e-9);
-	if (high - low < step)
-		high = low + step;
-	scale = CHART / (high - low);
+	c->step = nice_step(high - low, 6);
+	c->low = c->step * floor(low / c->step + 1e-9);
+	c->high = c->step * ceil(high / c->step - 1e-9);
+	if (c->high - c->low < c->step)
+		c->high = c->low + c->step;
+	c->scale = CHART / (c->high - c->low);
+}
 
-	name_width = (double)name_columns * COLUMN;
-	chart_left = MARGIN + name_width + 10;
-	value_x = chart_left + CHART + 10;
-	width = value_x + 18 * COLUMN + MARGIN;
-	width = fmax(width, text_width(titles, num_titles, legend, num_legend, 44));
-	width = ceil(fmin(width, WIDTH_CAP));
-	top = 24.0 + 18.0 * (double)num_titles;
-	bottom = top + ROW * (double)e->count;
-	height = bottom + 44 + 18.0 * (double)num_legend + 8;
+/* Row `i` of several entropies: its name, interval, point and value. */
+static void put_entropy_row(FILE *out, const struct cprof_svg_entropy *e, size_t i,
+			    const struct chart *c)
+{
+	const struct cprof_svg_profile *p = &e->profiles[i];
+	double x = c->chart_left + (p->entropy - c->low) * c->scale, y, mid;
 
-	header(out, width, height);
-	put_titles(out, titles, num_titles, width);
-	put_ticks(out, low, high, step, chart_left, low, scale, top - 4, bottom + 4, 1.0, false);
-	if (e->has_stability)
-		fprintf(out, "<rect class=\"spread\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
-			"height=\"%.2f\" fill=\"#dddddd\" fill-opacity=\"0.6\"/>\n",
-			chart_left + (e->mean - e->sd - low) * scale, top - 4, 2 * e->sd * scale,
-			bottom - top + 8);
-	for (i = 0; i < e->count; i++) {
-		const struct cprof_svg_profile *p = &e->profiles[i];
-		double x = chart_left + (p->entropy - low) * scale, mid;
+	y = c->top + ROW * (double)i;
+	mid = y + ROW / 2.0;
+	fputs("<g class=\"row\">\n", out);
+	put_profile_title(out, e, p);
+	put_row_background(out, i, y, c->width);
+	fprintf(out, "<text class=\"name\" x=\"%.2f\" y=\"%.2f\" text-anchor=\"end\" "
+		"font-family=\"%s\">", c->chart_left - 8, mid + 4, MONO);
+	put_fitted(out, p->source, NAME_CAP, true);
+	fputs("</text>\n", out);
+	if (!isnan(p->se))
+		fprintf(out, "<rect class=\"se\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+			"height=\"8\" fill=\"%s\" fill-opacity=\"0.45\"/>\n",
+			x - 1.96 * p->se * c->scale, mid - 4, 2 * 1.96 * p->se * c->scale, LOSS);
+	fprintf(out, "<circle class=\"point%s\" cx=\"%.2f\" cy=\"%.2f\" r=\"4.5\" "
+		"fill=\"%s\" stroke=\"%s\" stroke-width=\"1.5\"/>\n",
+		p->lower_bound ? " lower-bound" : "", x, mid,
+		p->lower_bound ? "#ffffff" : LOSS, LOSS);
+	fprintf(out, "<text class=\"value\" x=\"%.2f\" y=\"%.2f\" font-family=\"%s\">"
+		"%s%.4f", c->value_x, mid + 4, MONO, p->lower_bound ? "≥ " : "", p->entropy);
+	if (!isnan(p->se))
+		fprintf(out, " \xc2\xb1 %.4f", 1.96 * p->se);
+	fputs("</text>\n</g>\n", out);
+}
 
-		y = top + ROW * (double)i;
-		mid = y + ROW / 2.0;
-		fputs("<g class=\"row\">\n", out);
-		put_profile_title(out, e, p);
-		put_row_background(out, i, y, width);
-		fprintf(out, "<text class=\"name\" x=\"%.2f\" y=\"%.2f\" text-anchor=\"end\" "
-			"font-family=\"%s\">", chart_left - 8, mid + 4, MONO);
-		put_fitted(out, p->source, NAME_CAP, true);
-		fputs("</text>\n", out);
-		if (!isnan(p->se))
-			fprintf(out, "<rect class=\"se\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
-				"height=\"8\" fill=\"%s\" fill-opacity=\"0.45\"/>\n",
-				x - 1.96 * p->se * scale, mid - 4, 2 * 1.96 * p->se * scale, LOSS);
-		fprintf(out, "<circle class=\"point%s\" cx=\"%.2f\" cy=\"%.2f\" r=\"4.5\" "
-			"fill=\"%s\" stroke=\"%s\" stroke-width=\"1.5\"/>\n",
-			p->lower_bound ? " lower-bound" : "", x, mid,
-			p->lower_bound ? "#ffffff" : LOSS, LOSS);
-		fprintf(out, "<text class=\"value\" x=\"%.2f\" y=\"%.2f\" font-family=\"%s\">"
-			"%s%.4f", value_x, mid + 4, MONO, p->lower_bound ? "≥ " : "", p->entropy);
-		if (!isnan(p->se))
-			fprintf(out, " \xc2\xb1 %.4f", 1.96 * p->se);
-		fputs("</text>\n</g>\n", out);
-	}
-	if (e->has_stability)
-		fprintf(out, "<line class=\"mean\" x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" "
-			"stroke=\"%s\" stroke-width=\"1\" stroke-dasharray=\"4 3\"/>\n",
-			chart_left + (e->mean - low) * scale, top - 4,
-			chart_left + (e->mean - low) * scale, bottom + 4, INK);
-	axis_name = format("entropy, %s", e->unit);
-	put_line(out, chart_left + CHART / 2.0, bottom + 34, "middle", "fill=\"#555555\"",
-		 axis_name, NAME_CAP);
-	free(axis_name);
+/* The legend of several entropies, each line after its sample. */
+static void put_entropy_legend(FILE *out, char *const *legend, size_t num_legend,
+			       const struct chart *c)
+{
+	double y = c->bottom + 62;
+	size_t i;
 
-	y = bottom + 62;
 	for (i = 0; i < num_legend; i++, y += 18) {
-		size_t max = (size_t)((width - MARGIN - 44) / COLUMN);
+		size_t max = (size_t)((c->width - MARGIN - 44) / COLUMN);
 
 		if (i == 0) {
 			fprintf(out, "<circle cx=\"%d\" cy=\"%.2f\" r=\"4.5\" fill=\"%s\"/>\n",
@@ -775,6 +808,39 @@ void cprof_svg_entropy(FILE *out, const struct cprof_svg_entropy *e)
 		}
 		put_line(out, MARGIN + 44, y, NULL, "class=\"legend\"", legend[i], max);
 	}
+}
+
+void cprof_svg_entropy(FILE *out, const struct cprof_svg_entropy *e)
+{
+	char *titles[2], *legend[3], *axis_name;
+	size_t num_titles = entropy_titles(e, titles), num_legend = entropy_legend(e, legend);
+	size_t i, name_columns = 6;
+	struct chart c;
+
+	entropy_axis(e, &c, &name_columns);
+	chart_size(&c, name_columns, 0, 18, titles, num_titles, legend, num_legend, 44,
+		   e->count);
+	header(out, c.width, c.height);
+	put_titles(out, titles, num_titles, c.width);
+	put_ticks(out, c.low, c.high, c.step, c.chart_left, c.low, c.scale, c.top - 4,
+		  c.bottom + 4, 1.0, false);
+	if (e->has_stability)
+		fprintf(out, "<rect class=\"spread\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+			"height=\"%.2f\" fill=\"#dddddd\" fill-opacity=\"0.6\"/>\n",
+			c.chart_left + (e->mean - e->sd - c.low) * c.scale, c.top - 4,
+			2 * e->sd * c.scale, c.bottom - c.top + 8);
+	for (i = 0; i < e->count; i++)
+		put_entropy_row(out, e, i, &c);
+	if (e->has_stability)
+		fprintf(out, "<line class=\"mean\" x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" "
+			"stroke=\"%s\" stroke-width=\"1\" stroke-dasharray=\"4 3\"/>\n",
+			c.chart_left + (e->mean - c.low) * c.scale, c.top - 4,
+			c.chart_left + (e->mean - c.low) * c.scale, c.bottom + 4, INK);
+	axis_name = format("entropy, %s", e->unit);
+	put_line(out, c.chart_left + CHART / 2.0, c.bottom + 34, "middle", "fill=\"#555555\"",
+		 axis_name, NAME_CAP);
+	free(axis_name);
+	put_entropy_legend(out, legend, num_legend, &c);
 	fputs("</svg>\n", out);
 	free_lines(titles, num_titles);
 	free_lines(legend, num_legend);

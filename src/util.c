@@ -126,6 +126,11 @@ int cprof_error_set(struct cprof_error *err, const char *fmt, ...)
 	return -1;
 }
 
+int cprof_error_at(struct cprof_error *err, const char *where, const char *what)
+{
+	return cprof_error_set(err, "%s: %s", where, what);
+}
+
 static void vwarn(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 static void vwarn(const char *fmt, va_list ap)

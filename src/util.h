@@ -39,6 +39,10 @@ void cprof_set_progname(const char *argv0);
 int cprof_error_set(struct cprof_error *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* Records "WHERE: WHAT" in `err` as cprof_error_set does, `where` the
+ * place of the fault (a JSON path, a file); returns -1. */
+int cprof_error_at(struct cprof_error *err, const char *where, const char *what);
+
 /* Prints "PROG: MESSAGE" on standard error. */
 void cprof_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
