@@ -319,143 +319,187 @@ static int read_maps(struct cprof_input *in, struct cprof_profile *profile,
 	return 0;
 }
 
+/* One gperftools profile being read: the records after the header. */
+struct reader {
+	struct cprof_input *in;
+	struct cprof_profile *profile;
+	const struct layout *layout;
+	size_t w;                      /* bytes per slot */
+	bool native;                   /* 64-bit slots in this machine's byte order */
+	struct stack_table table;
+	uint64_t *scratch;             /* PCs decoded out of the buffer */
+	size_t scratch_cap;
+	struct cprof_error *err;
+};
+
+/* Makes room for `n` PCs in r->scratch. */
+static void scratch_reserve(struct reader *r, uint64_t n)
+{
+	if (n <= r->scratch_cap)
+		return;
+	r->scratch_cap = n < 64 ? 64 : 2 * (size_t)n;
+	r->scratch = cprof_xrealloc(r->scratch, r->scratch_cap * sizeof(*r->scratch));
+}
+
+static int check_num_pcs(struct reader *r, uint64_t offset, uint64_t num_pcs);
+
+/* Reads the count and num_pcs of the record at the front of the input and
+ * checks them, whatever the input (file, pipe, small buffer): 1 for a
+ * record (its two slots left in the buffer), 0 for the trailer (consumed),
+ * -1 with the error at the record's byte offset.  *avail is what is
+ * buffered. */
+static int record_head(struct reader *r, uint64_t offset, uint64_t *count, uint64_t *num_pcs,
+		       long long *avail)
+{
+	const struct layout *l = r->layout;
+	const unsigned char *data;
+	size_t w = r->w;
+
+	*avail = (long long)cprof_input_avail(r->in);
+	if ((size_t)*avail < 3 * w && (*avail = cprof_input_fill(r->in, 3 * w, r->err)) < 0)
+		return -1;
+	if (*avail == 0)
+		return cprof_error_set(r->err, "missing trailer at byte %llu (end of file)",
+				       (unsigned long long)offset);
+	if ((size_t)*avail < 2 * w)
+		return cprof_error_set(r->err, "truncated record at byte %llu",
+				       (unsigned long long)offset);
+	data = cprof_input_data(r->in);
+	*count = slot(data, l);
+	*num_pcs = slot(data + w, l);
+	if (*count == 0) {
+		if (*num_pcs == 1 && (size_t)*avail >= 3 * w && slot(data + 2 * w, l) == 0) {
+			cprof_input_skip(r->in, 3 * w);
+			return 0;
+		}
+		if (*num_pcs == 1 && (size_t)*avail < 3 * w)
+			return cprof_error_set(r->err, "truncated trailer at byte %llu",
+					       (unsigned long long)offset);
+		return cprof_error_set(r->err, "count of 0 outside the trailer at byte %llu",
+				       (unsigned long long)offset);
+	}
+	return check_num_pcs(r, offset, *num_pcs);
+}
+
+/* The checks of a record's num_pcs that do not need its PCs. */
+static int check_num_pcs(struct reader *r, uint64_t offset, uint64_t num_pcs)
+{
+	struct cprof_input *in = r->in;
+
+	if (num_pcs == 0)
+		return cprof_error_set(r->err, "record with no PCs at byte %llu",
+				       (unsigned long long)offset);
+	if (in->regular && (in->size < offset + 2 * r->w ||
+			    num_pcs > (in->size - offset - 2 * r->w) / r->w))
+		return cprof_error_set(r->err, "truncated record at byte %llu: num_pcs %llu runs past the end of the file (%llu bytes)",
+				       (unsigned long long)offset, (unsigned long long)num_pcs,
+				       (unsigned long long)in->size);
+	if (num_pcs > UINT32_MAX)
+		return cprof_error_set(r->err, "num_pcs %llu too large at byte %llu",
+				       (unsigned long long)num_pcs, (unsigned long long)offset);
+	return 1;
+}
+
+/* The PCs of a record wholly buffered at data: in place when they can be,
+ * else decoded into the scratch space. */
+static const uint64_t *buffered_pcs(struct reader *r, const unsigned char *data, uint64_t num_pcs)
+{
+	if (r->native && ((uintptr_t)data & 7) == 0)
+		return (const uint64_t *)(const void *)data;
+	scratch_reserve(r, num_pcs);
+	decode_slots(r->scratch, data, (size_t)num_pcs, r->layout);
+	return r->scratch;
+}
+
+/* The PCs of a record larger than the buffer (its two slots consumed),
+ * read as they arrive, so that memory follows the data actually there,
+ * never the count a damaged header claims. */
+static const uint64_t *streamed_pcs(struct reader *r, uint64_t offset, uint64_t num_pcs)
+{
+	uint64_t done = 0;
+	size_t w = r->w;
+
+	while (done < num_pcs) {
+		uint64_t want = (num_pcs - done) * w, take;
+		long long avail = (long long)cprof_input_avail(r->in);
+
+		if ((uint64_t)avail < want && (size_t)avail < PCS_CHUNK &&
+		    (avail = cprof_input_fill(r->in, want < PCS_CHUNK ? (size_t)want : PCS_CHUNK,
+					      r->err)) < 0)
+			return NULL;
+		if ((size_t)avail < w) {
+			cprof_error_set(r->err,
+					"truncated record at byte %llu (num_pcs %llu past the end of the input)",
+					(unsigned long long)offset, (unsigned long long)num_pcs);
+			return NULL;
+		}
+		take = (uint64_t)avail / w;
+		if (take > num_pcs - done)
+			take = num_pcs - done;
+		scratch_reserve(r, done + take);
+		decode_slots(r->scratch + done, cprof_input_data(r->in), take, r->layout);
+		cprof_input_skip(r->in, take * w);
+		done += take;
+	}
+	return r->scratch;
+}
+
+/* Reads one record (or the trailer) the careful way: 1 for a record added,
+ * 0 for the trailer, -1 with `err` set. */
+static int read_record(struct reader *r)
+{
+	uint64_t offset = r->in->offset, count = 0, num_pcs = 0, need;
+	struct cprof_stack probe = { 0 };
+	long long avail;
+	int head = record_head(r, offset, &count, &num_pcs, &avail);
+
+	if (head <= 0)
+		return head;
+	need = (2 + num_pcs) * r->w;
+	if ((uint64_t)avail < need && need <= PCS_CHUNK &&
+	    (avail = cprof_input_fill(r->in, (size_t)need, r->err)) < 0)
+		return -1;
+	probe.count = count;
+	probe.depth = (uint32_t)num_pcs;
+	if ((uint64_t)avail >= need) {
+		/* The whole record is buffered: the common case. */
+		probe.pcs = buffered_pcs(r, cprof_input_data(r->in) + 2 * r->w, num_pcs);
+		if (add_stack(r->profile, &r->table, &probe, offset, r->err) < 0)
+			return -1;
+		cprof_input_skip(r->in, (size_t)need);
+		return 1;
+	}
+	cprof_input_skip(r->in, 2 * r->w);
+	if (!(probe.pcs = streamed_pcs(r, offset, num_pcs)))
+		return -1;
+	return add_stack(r->profile, &r->table, &probe, offset, r->err) < 0 ? -1 : 1;
+}
+
+/* Every record of a gperftools profile goes through read_record, which
+ * checks it; add_batch only takes ahead, in bulk, the records of the
+ * native layout that are wholly buffered and plainly well formed, and
+ * leaves every other one (the trailer, a suspect count, a record past the
+ * buffer) to read_record: one validation, whatever the source. */
 int cprof_gperf_read(struct cprof_input *in, struct cprof_profile *profile,
 		     struct cprof_error *err)
 {
-	const struct layout *layout = NULL;
-	struct cprof_stack probe = { 0 };
-	struct stack_table table;
-	uint64_t *scratch = NULL;
-	size_t scratch_cap = 0, w;
-	bool native;
-	int status = -1;
+	struct reader r = { .in = in, .profile = profile, .err = err };
+	int status;
 
 	profile->format = CPROF_FORMAT_GPERF;
-	if (read_header(in, profile, &layout, err) < 0)
+	if (read_header(in, profile, &r.layout, err) < 0)
 		return -1;
-	table_init(&table);
-	w = layout->width;
-	native = w == 8 && layout->big_endian == (G_BYTE_ORDER == G_BIG_ENDIAN);
-
-	for (;;) {
-		uint64_t record_offset = in->offset, count, num_pcs, done = 0, need;
-		const unsigned char *data;
-		long long avail = (long long)cprof_input_avail(in);
-		int added;
-
-		if (native && (added = add_batch(in, profile, &table, err)) != 0) {
-			if (added < 0)
-				goto out;
-			continue;
-		}
-
-		if ((size_t)avail < 3 * w && (avail = cprof_input_fill(in, 3 * w, err)) < 0)
-			goto out;
-		if (avail == 0) {
-			cprof_error_set(err, "missing trailer at byte %llu (end of file)",
-					(unsigned long long)record_offset);
-			goto out;
-		}
-		if ((size_t)avail < 2 * w) {
-			cprof_error_set(err, "truncated record at byte %llu",
-					(unsigned long long)record_offset);
-			goto out;
-		}
-		data = cprof_input_data(in);
-		count = slot(data, layout);
-		num_pcs = slot(data + w, layout);
-		if (count == 0) {
-			if (num_pcs != 1 || (size_t)avail < 3 * w || slot(data + 2 * w, layout) != 0) {
-				if (num_pcs == 1 && (size_t)avail < 3 * w)
-					cprof_error_set(err, "truncated trailer at byte %llu",
-							(unsigned long long)record_offset);
-				else
-					cprof_error_set(err, "count of 0 outside the trailer at byte %llu",
-							(unsigned long long)record_offset);
-				goto out;
-			}
-			cprof_input_skip(in, 3 * w);
-			break;
-		}
-		if (num_pcs == 0) {
-			cprof_error_set(err, "record with no PCs at byte %llu",
-					(unsigned long long)record_offset);
-			goto out;
-		}
-		if (in->regular && (in->size < record_offset + 2 * w ||
-				    num_pcs > (in->size - record_offset - 2 * w) / w)) {
-			cprof_error_set(err, "truncated record at byte %llu: num_pcs %llu runs past the end of the file (%llu bytes)",
-					(unsigned long long)record_offset, (unsigned long long)num_pcs,
-					(unsigned long long)in->size);
-			goto out;
-		}
-		if (num_pcs > UINT32_MAX) {
-			cprof_error_set(err, "num_pcs %llu too large at byte %llu",
-					(unsigned long long)num_pcs, (unsigned long long)record_offset);
-			goto out;
-		}
-		need = (2 + num_pcs) * w;
-		if ((uint64_t)avail < need && need <= PCS_CHUNK &&
-		    (avail = cprof_input_fill(in, (size_t)need, err)) < 0)
-			goto out;
-		probe.count = count;
-		probe.depth = (uint32_t)num_pcs;
-		if ((uint64_t)avail >= need) {
-			/* The whole record is buffered: the common case. */
-			data = cprof_input_data(in) + 2 * w;
-			if (native && ((uintptr_t)data & 7) == 0) {
-				probe.pcs = (const uint64_t *)(const void *)data;
-			} else {
-				if (num_pcs > scratch_cap) {
-					scratch_cap = num_pcs < 64 ? 64 : 2 * (size_t)num_pcs;
-					scratch = cprof_xrealloc(scratch, scratch_cap * sizeof(*scratch));
-				}
-				decode_slots(scratch, data, (size_t)num_pcs, layout);
-				probe.pcs = scratch;
-			}
-			if (add_stack(profile, &table, &probe, record_offset, err) < 0)
-				goto out;
-			cprof_input_skip(in, (size_t)need);
-			continue;
-		}
-		cprof_input_skip(in, 2 * w);
-
-		/* A record larger than the buffer: read its PCs as they arrive,
-		 * so that memory follows the data actually there, never the
-		 * count a damaged header claims. */
-		while (done < num_pcs) {
-			uint64_t want = (num_pcs - done) * w, take;
-
-			avail = (long long)cprof_input_avail(in);
-			if ((uint64_t)avail < want && (size_t)avail < PCS_CHUNK &&
-			    (avail = cprof_input_fill(in, want < PCS_CHUNK ? (size_t)want : PCS_CHUNK,
-						      err)) < 0)
-				goto out;
-			if ((size_t)avail < w) {
-				cprof_error_set(err,
-						"truncated record at byte %llu (num_pcs %llu past the end of the input)",
-						(unsigned long long)record_offset,
-						(unsigned long long)num_pcs);
-				goto out;
-			}
-			take = (uint64_t)avail / w;
-			if (take > num_pcs - done)
-				take = num_pcs - done;
-			if (done + take > scratch_cap) {
-				scratch_cap = done + take < 64 ? 64 : 2 * (done + take);
-				scratch = cprof_xrealloc(scratch, scratch_cap * sizeof(*scratch));
-			}
-			decode_slots(scratch + done, cprof_input_data(in), take, layout);
-			cprof_input_skip(in, take * w);
-			done += take;
-		}
-		probe.pcs = scratch;
-		if (add_stack(profile, &table, &probe, record_offset, err) < 0)
-			goto out;
-	}
-	status = read_maps(in, profile, err);
-out:
-	free(table.slots);
-	free(scratch);
+	table_init(&r.table);
+	r.w = r.layout->width;
+	r.native = r.w == 8 && r.layout->big_endian == (G_BYTE_ORDER == G_BIG_ENDIAN);
+	do {
+		status = r.native ? add_batch(in, profile, &r.table, err) : 0;
+		if (status == 0)
+			status = read_record(&r);
+	} while (status > 0);
+	if (status == 0)
+		status = read_maps(in, profile, err);
+	free(r.table.slots);
+	free(r.scratch);
 	return status;
 }
