@@ -388,23 +388,52 @@ static char *column_sql(const char *name)
 	return g_strdup_printf("\"%s\"", name);
 }
 
-static void do_query(const char *url, enum cprof_by by, struct cprof_ptrs *wheres, const char *group_arg,
-		     const char *from, const char *to, uint64_t top, bool compact, bool text)
+/* Appends " AND "NAME" IN (...)" for the --where values of the name of
+ * wheres->items[w], unless an earlier --where named it already. */
+static void where_in(struct cprof_store *store, GString *where, const struct cprof_ptrs *wheres,
+		     guint w)
 {
-	struct cprof_store *store = cprof_store_open(url, false);
-	GString *where = g_string_new(NULL), *cols = g_string_new(NULL), *sql = g_string_new(NULL);
-	char **group_names = group_arg ? g_strsplit(group_arg, ",", -1) : g_new0(char *, 1);
-	struct query query = { store, by, g_strv_length(group_names), NULL };
-	GPtrArray *sorted;
-	struct cprof_ptrs *missing;
-	const char *to_text;
-	GHashTableIter iter;
-	gpointer value;
+	const struct cprof_tag *tag = wheres->items[w];
 	char *q;
-	size_t i, j;
+	guint v;
+
+	for (v = 0; v < w; v++)
+		if (strcmp(((struct cprof_tag *)wheres->items[v])->name, tag->name) == 0)
+			return;
+	g_string_append_printf(where, " AND \"%s\" IN (", tag->name);
+	for (v = w; v < wheres->len; v++) {
+		const struct cprof_tag *other = wheres->items[v];
+
+		if (strcmp(other->name, tag->name) != 0)
+			continue;
+		q = store->ops->quote(other->value);
+		g_string_append_printf(where, "%s%s", v == w ? "" : ", ", q);
+		free(q);
+	}
+	g_string_append(where, ")");
+}
+
+/* Appends " AND date OP 'DAY'" when day is given. */
+static void where_day(struct cprof_store *store, GString *where, const char *op, const char *day)
+{
+	char *q;
+
+	if (!day)
+		return;
+	q = store->ops->quote(day);
+	g_string_append_printf(where, " AND date %s %s", op, q);
+	free(q);
+}
+
+/* The WHERE clause of a query's rows; dies on a --where the store does
+ * not know. */
+static GString *where_sql(struct cprof_store *store, enum cprof_by by,
+			  const struct cprof_ptrs *wheres, const char *from, const char *to)
+{
+	GString *where = g_string_new(NULL);
+	char *q;
 	guint w;
 
-	query.groups = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, free_group);
 	q = store->ops->quote(cprof_by_name(by));
 	g_string_append_printf(where, "kind = %s", q);
 	free(q);
@@ -416,7 +445,6 @@ static void do_query(const char *url, enum cprof_by by, struct cprof_ptrs *where
 	for (w = 0; w < wheres->len; w++) {
 		const struct cprof_tag *tag = wheres->items[w];
 		char arg[256];
-		guint v;
 
 		snprintf(arg, sizeof(arg), "%s=%s", tag->name, tag->value);
 		check_name(store, "--where", arg, tag->name);
@@ -425,35 +453,22 @@ static void do_query(const char *url, enum cprof_by by, struct cprof_ptrs *where
 
 			parse_day("--where", tag->value, day);
 		}
-		for (v = 0; v < w; v++)
-			if (strcmp(((struct cprof_tag *)wheres->items[v])->name,
-				   tag->name) == 0)
-				break;
-		if (v < w)
-			continue;
-		g_string_append_printf(where, " AND \"%s\" IN (", tag->name);
-		for (v = w; v < wheres->len; v++) {
-			const struct cprof_tag *other = wheres->items[v];
+		where_in(store, where, wheres, w);
+	}
+	where_day(store, where, ">=", from);
+	where_day(store, where, "<=", to);
+	return where;
+}
 
-			if (strcmp(other->name, tag->name) != 0)
-				continue;
-			q = store->ops->quote(other->value);
-			g_string_append_printf(where, "%s%s", v == w ? "" : ", ", q);
-			free(q);
-		}
-		g_string_append(where, ")");
-	}
-	if (from) {
-		q = store->ops->quote(from);
-		g_string_append_printf(where, " AND date >= %s", q);
-		free(q);
-	}
-	if (to) {
-		q = store->ops->quote(to);
-		g_string_append_printf(where, " AND date <= %s", q);
-		free(q);
-	}
-	for (i = 0; i < query.num_groups; i++) {
+/* The --group columns, comma-separated; dies on a name the store does
+ * not know or one named twice. */
+static GString *group_columns(const struct cprof_store *store, char **group_names,
+			      size_t num_groups, const char *group_arg)
+{
+	GString *cols = g_string_new(NULL);
+	size_t i, j;
+
+	for (i = 0; i < num_groups; i++) {
 		char *col;
 
 		if (!*group_names[i])
@@ -466,222 +481,303 @@ static void do_query(const char *url, enum cprof_by by, struct cprof_ptrs *where
 		g_string_append_printf(cols, "%s%s", i ? ", " : "", col);
 		g_free(col);
 	}
+	return cols;
+}
 
-	/* The counts of each key, group by group; the group's values as
-	 * text (a Date on ClickHouse; SQLite's columns are text already). */
+/* Fills query's groups: the counts of each key, then the profiles of
+ * each group (sources, sample type and period). */
+static void select_groups(struct query *query, char **group_names, const GString *where,
+			  const GString *cols)
+{
+	struct cprof_store *store = query->store;
+	GString *sql = g_string_new(NULL);
+	const char *to_text;
+	size_t i;
+
+	/* The group's values as text (a Date on ClickHouse; SQLite's
+	 * columns are text already). */
 	to_text = strcmp(store->ops->name, "sqlite") == 0 ? "" : "toString";
 	g_string_append(sql, "SELECT ");
-	for (i = 0; i < query.num_groups; i++)
+	for (i = 0; i < query->num_groups; i++)
 		g_string_append_printf(sql, "%s(\"%s\") AS c%zu, ", to_text, group_names[i], i);
 	g_string_append_printf(sql, "key AS c%zu, sum(count) AS c%zu FROM rows WHERE %s GROUP BY %s%skey",
-			       i, i + 1, where->str, cols->str, query.num_groups ? ", " : "");
-	store->ops->select(store, sql->str, query.num_groups + 2, add_key, &query);
+			       i, i + 1, where->str, cols->str, query->num_groups ? ", " : "");
+	store->ops->select(store, sql->str, query->num_groups + 2, add_key, query);
 
-	/* The profiles of each group: its sources, sample type and period. */
 	g_string_assign(sql, "SELECT ");
-	for (i = 0; i < query.num_groups; i++)
+	for (i = 0; i < query->num_groups; i++)
 		g_string_append_printf(sql, "%s(\"%s\") AS c%zu, ", to_text, group_names[i], i);
 	g_string_append_printf(sql, "profile AS c%zu, load_id AS c%zu, seq AS c%zu, "
 			       "sample_type AS c%zu, period_us AS c%zu FROM rows WHERE %s "
 			       "GROUP BY %s%sload_id, seq, profile, sample_type, period_us",
 			       i, i + 1, i + 2, i + 3, i + 4, where->str, cols->str,
-			       query.num_groups ? ", " : "");
-	store->ops->select(store, sql->str, query.num_groups + 5, add_source, &query);
-	missing = store->ops->missing_shards(store);
+			       query->num_groups ? ", " : "");
+	store->ops->select(store, sql->str, query->num_groups + 5, add_source, query);
+	g_string_free(sql, TRUE);
+}
 
-	sorted = g_ptr_array_new();
-	g_hash_table_iter_init(&iter, query.groups);
+/* The groups of query in the order of their values; dies when there is
+ * none. */
+static GPtrArray *sorted_groups(const struct query *query)
+{
+	GPtrArray *sorted = g_ptr_array_new();
+	GHashTableIter iter;
+	gpointer value;
+
+	g_hash_table_iter_init(&iter, query->groups);
 	while (g_hash_table_iter_next(&iter, NULL, &value))
 		g_ptr_array_add(sorted, value);
 	if (sorted->len == 0)
-		cprof_die("%s: no profile matches", url);
-	num_groups_for_cmp = query.num_groups;
+		cprof_die("%s: no profile matches", query->store->url);
+	num_groups_for_cmp = query->num_groups;
 	qsort(sorted->pdata, sorted->len, sizeof(gpointer), group_cmp);
-	for (i = 0; i < sorted->len; i++) {
-		struct group *group = g_ptr_array_index(sorted, i);
-		struct cprof_error err = { { 0 }, 0 };
+	return sorted;
+}
 
-		qsort(group->profiles->pdata, group->profiles->len, sizeof(gpointer), source_cmp);
-		for (j = 0; j < group->profiles->len; j++) {
-			const struct source *source = g_ptr_array_index(group->profiles, j);
+/* Notes each profile of group, in order, as an input of its
+ * distribution; dies on two sample types. */
+static void note_sources(const char *url, struct group *group)
+{
+	struct cprof_error err = { { 0 }, 0 };
+	size_t j;
 
-			cprof_dist_note_input(group->dist, source->profile, source->period_us >= 0,
-					      source->period_us >= 0 ? (uint64_t)source->period_us : 0);
-			if (cprof_dist_note_sample_type(group->dist, source->sample_type, &err) < 0)
-				cprof_die("%s: %s: sample types %s and %s differ: pick one with "
-					  "--where sample_type=TYPE/UNIT", url, source->profile,
-					  cprof_dist_sample_type(group->dist), source->sample_type);
-		}
+	qsort(group->profiles->pdata, group->profiles->len, sizeof(gpointer), source_cmp);
+	for (j = 0; j < group->profiles->len; j++) {
+		const struct source *source = g_ptr_array_index(group->profiles, j);
+
+		cprof_dist_note_input(group->dist, source->profile, source->period_us >= 0,
+				      source->period_us >= 0 ? (uint64_t)source->period_us : 0);
+		if (cprof_dist_note_sample_type(group->dist, source->sample_type, &err) < 0)
+			cprof_die("%s: %s: sample types %s and %s differ: pick one with "
+				  "--where sample_type=TYPE/UNIT", url, source->profile,
+				  cprof_dist_sample_type(group->dist), source->sample_type);
 	}
-	if (missing)
-		for (i = 0; i < missing->len; i++)
+}
+
+/* How the groups of a query are printed. */
+struct query_output {
+	char **group_names;
+	size_t num_groups;
+	struct cprof_ptrs *missing;    /* shards that did not answer, or NULL */
+	uint64_t top;
+	bool compact, text;
+};
+
+/* Prints the flat of one group, as a table or JSON. */
+static void print_group(const struct group *group, const struct query_output *out)
+{
+	json_t *root, *names;
+	size_t j;
+
+	if (out->text) {
+		if (out->num_groups) {
+			fputs("#", stdout);
+			for (j = 0; j < out->num_groups; j++)
+				printf(" %s=%s", out->group_names[j], group->values[j]);
+			fputs("\n", stdout);
+		}
+		cprof_text_flat(group->dist, (size_t)out->top);
+		return;
+	}
+	root = cprof_json_flat(group->dist, (size_t)out->top);
+	if (out->num_groups) {
+		names = json_object();
+		for (j = 0; j < out->num_groups; j++)
+			cprof_json_set(names, out->group_names[j],
+				       cprof_json_string(group->values[j]));
+		cprof_json_set(root, "group", names);
+	}
+	if (out->missing) {
+		json_t *list = json_array();
+
+		for (j = 0; j < out->missing->len; j++)
+			json_array_append_new(list, cprof_json_string(out->missing->items[j]));
+		cprof_json_set(root, "missing_shards", list);
+	}
+	cprof_json_print(root, out->compact || out->num_groups > 0);
+}
+
+static void do_query(const char *url, enum cprof_by by, struct cprof_ptrs *wheres, const char *group_arg,
+		     const char *from, const char *to, uint64_t top, bool compact, bool text)
+{
+	struct cprof_store *store = cprof_store_open(url, false);
+	char **group_names = group_arg ? g_strsplit(group_arg, ",", -1) : g_new0(char *, 1);
+	struct query query = { store, by, g_strv_length(group_names), NULL };
+	struct query_output out = { group_names, query.num_groups, NULL, top, compact, text };
+	GString *where, *cols;
+	GPtrArray *sorted;
+	size_t i;
+
+	query.groups = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, free_group);
+	where = where_sql(store, by, wheres, from, to);
+	cols = group_columns(store, group_names, query.num_groups, group_arg);
+	select_groups(&query, group_names, where, cols);
+	out.missing = store->ops->missing_shards(store);
+	sorted = sorted_groups(&query);
+	for (i = 0; i < sorted->len; i++)
+		note_sources(url, g_ptr_array_index(sorted, i));
+	if (out.missing)
+		for (i = 0; i < out.missing->len; i++)
 			cprof_warn("%s: shard %s did not answer: its profiles are left out",
-				   url, (char *)missing->items[i]);
-	for (i = 0; i < sorted->len; i++) {
-		struct group *group = g_ptr_array_index(sorted, i);
-		json_t *root, *names;
-
-		if (text) {
-			if (query.num_groups) {
-				fputs("#", stdout);
-				for (j = 0; j < query.num_groups; j++)
-					printf(" %s=%s", group_names[j], group->values[j]);
-				fputs("\n", stdout);
-			}
-			cprof_text_flat(group->dist, (size_t)top);
-			continue;
-		}
-		root = cprof_json_flat(group->dist, (size_t)top);
-		if (query.num_groups) {
-			names = json_object();
-			for (j = 0; j < query.num_groups; j++)
-				cprof_json_set(names, group_names[j],
-					       cprof_json_string(group->values[j]));
-			cprof_json_set(root, "group", names);
-		}
-		if (missing) {
-			json_t *list = json_array();
-
-			for (j = 0; j < missing->len; j++)
-				json_array_append_new(list, cprof_json_string(missing->items[j]));
-			cprof_json_set(root, "missing_shards", list);
-		}
-		cprof_json_print(root, compact || query.num_groups > 0);
-	}
-	if (missing) {
-		cprof_ptrs_clear(missing, free);
-		free(missing);
+				   url, (char *)out.missing->items[i]);
+	for (i = 0; i < sorted->len; i++)
+		print_group(g_ptr_array_index(sorted, i), &out);
+	if (out.missing) {
+		cprof_ptrs_clear(out.missing, free);
+		free(out.missing);
 	}
 	g_ptr_array_free(sorted, TRUE);
 	g_hash_table_destroy(query.groups);
 	g_strfreev(group_names);
 	g_string_free(where, TRUE);
 	g_string_free(cols, TRUE);
-	g_string_free(sql, TRUE);
 	cprof_store_close(store);
 }
 
-int main(int argc, char **argv)
+static const struct option long_options[] = {
+	CPROF_LOAD_LONG_OPTIONS,
+	CPROF_OUTPUT_LONG_OPTIONS,
+	{ "cluster", required_argument, NULL, OPT_CLUSTER },
+	{ "date", required_argument, NULL, OPT_DATE },
+	{ "db", required_argument, NULL, OPT_DB },
+	{ "dims", required_argument, NULL, OPT_DIMS },
+	{ "from", required_argument, NULL, OPT_FROM },
+	{ "group", required_argument, NULL, OPT_GROUP },
+	{ "help", no_argument, NULL, 'h' },
+	{ "tag", required_argument, NULL, OPT_TAG },
+	{ "to", required_argument, NULL, OPT_TO },
+	{ "top", required_argument, NULL, 'n' },
+	{ "where", required_argument, NULL, OPT_WHERE },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The options of the program, every subcommand's. */
+struct options {
+	struct cprof_loader loader;
+	const char *db, *dims, *cluster, *group;
+	char date[11], from[11], to[11];
+	bool compact, text, top_given;
+	uint64_t top;
+	struct cprof_ptrs tags, wheres;  /* --tag, --where: struct cprof_tag * */
+	GArray *given;                   /* int: each option given, in order */
+};
+
+/* Adds the NAME=VALUE of a --where to wheres; the name is checked
+ * against the store once it is open. */
+static void parse_where(struct cprof_ptrs *wheres, const char *arg)
 {
-	static const struct option options[] = {
-		CPROF_LOAD_LONG_OPTIONS,
-		CPROF_OUTPUT_LONG_OPTIONS,
-		{ "cluster", required_argument, NULL, OPT_CLUSTER },
-		{ "date", required_argument, NULL, OPT_DATE },
-		{ "db", required_argument, NULL, OPT_DB },
-		{ "dims", required_argument, NULL, OPT_DIMS },
-		{ "from", required_argument, NULL, OPT_FROM },
-		{ "group", required_argument, NULL, OPT_GROUP },
-		{ "help", no_argument, NULL, 'h' },
-		{ "tag", required_argument, NULL, OPT_TAG },
-		{ "to", required_argument, NULL, OPT_TO },
-		{ "top", required_argument, NULL, 'n' },
-		{ "where", required_argument, NULL, OPT_WHERE },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct cprof_tag *tag;
+	const char *eq = strchr(arg, '=');
+
+	if (!eq)
+		cprof_die("--where: '%s': not NAME=VALUE", arg);
+	tag = cprof_xmalloc(sizeof(*tag));
+	tag->name = g_strndup(arg, (gsize)(eq - arg));
+	tag->value = cprof_xstrdup(eq + 1);
+	if (!cprof_tag_name_ok(tag->name))
+		cprof_die("--where: '%s': NAME must match [a-z_][a-z0-9_]*", arg);
+	if (!g_utf8_validate(tag->value, -1, NULL))
+		cprof_die("--where: '%s': VALUE is not valid UTF-8", arg);
+	cprof_ptrs_add(wheres, tag);
+}
+
+/* Takes one option of the store's own (not the loader's nor the
+ * output's) into opts. */
+static void store_option(struct options *opts, int opt, char **argv)
+{
+	switch (opt) {
+	case 'h':
+		usage(EXIT_OK);
+		break;
+	case 'n':
+		opts->top = cprof_option_u64("--top", optarg);
+		if (opts->top == 0)
+			cprof_die("--top: must be at least 1");
+		opts->top_given = true;
+		break;
+	case OPT_CLUSTER:
+		if (!cprof_tag_name_ok(optarg) && !g_regex_match_simple(
+			    "^[A-Za-z_][A-Za-z0-9_.-]*$", optarg, 0, 0))
+			cprof_die("--cluster: '%s': not a cluster name", optarg);
+		opts->cluster = optarg;
+		break;
+	case OPT_DATE:
+		parse_day("--date", optarg, opts->date);
+		break;
+	case OPT_DB:
+		if (!*optarg)
+			cprof_die("--db: empty");
+		opts->db = optarg;
+		break;
+	case OPT_DIMS:
+		opts->dims = optarg;
+		break;
+	case OPT_FROM:
+		parse_day("--from", optarg, opts->from);
+		break;
+	case OPT_GROUP:
+		opts->group = optarg;
+		break;
+	case OPT_TAG:
+		cprof_tag_parse(&opts->tags, "--tag", optarg, reserved);
+		break;
+	case OPT_TO:
+		parse_day("--to", optarg, opts->to);
+		break;
+	case OPT_WHERE:
+		parse_where(&opts->wheres, optarg);
+		break;
+	default:
+		cprof_bad_option(opt, argv, long_options);
+	}
+}
+
+/* Parses the options into opts, noting each in opts->given; returns
+ * optind. */
+static int parse_options(int argc, char **argv, struct options *opts)
+{
+	int opt;
+
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":chn:tV", long_options, NULL)) != -1) {
+		if (opt != ':' && opt != '?')
+			g_array_append_val(opts->given, opt);
+		if (cprof_loader_option(&opts->loader, opt, optarg) ||
+		    cprof_output_option(opt, &opts->compact, &opts->text))
+			continue;
+		store_option(opts, opt, argv);
+	}
+	return optind;
+}
+
+/* The subcommand named `name`; dies on none. */
+static const struct allowed *find_command(const char *name)
+{
 	static const struct allowed allowed[] = {
 		{ "init", init_options },
 		{ "load", load_options },
 		{ "query", query_options },
 		{ "top", query_options },
 	};
-	struct cprof_ptrs tags = { 0 }, wheres = { 0 };
-	GArray *given = g_array_new(FALSE, FALSE, sizeof(int));
-	const char *db = getenv("CPROF_STORE_DB"), *dims = DEFAULT_DIMS, *cluster = NULL;
-	const char *group = NULL;
-	char date[11] = "", from[11] = "", to[11] = "";
-	struct cprof_loader loader;
-	bool compact = false, text = false, top_given = false;
 	const struct allowed *command = NULL;
-	uint64_t top = 0;
-	guint g;
-	int opt;
 	size_t c;
 
-	cprof_set_progname(argv[0]);
-	cprof_set_libraries(CPROF_READ_LIBRARIES " SQLite");
-	cprof_loader_init(&loader);
-	if (!db || !*db)
-		db = DEFAULT_DB;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":chn:tV", options, NULL)) != -1) {
-		if (opt != ':' && opt != '?')
-			g_array_append_val(given, opt);
-		if (cprof_loader_option(&loader, opt, optarg) ||
-		    cprof_output_option(opt, &compact, &text))
-			continue;
-		switch (opt) {
-		case 'h':
-			usage(EXIT_OK);
-			break;
-		case 'n':
-			top = cprof_option_u64("--top", optarg);
-			if (top == 0)
-				cprof_die("--top: must be at least 1");
-			top_given = true;
-			break;
-		case OPT_CLUSTER:
-			if (!cprof_tag_name_ok(optarg) && !g_regex_match_simple(
-				    "^[A-Za-z_][A-Za-z0-9_.-]*$", optarg, 0, 0))
-				cprof_die("--cluster: '%s': not a cluster name", optarg);
-			cluster = optarg;
-			break;
-		case OPT_DATE:
-			parse_day("--date", optarg, date);
-			break;
-		case OPT_DB:
-			if (!*optarg)
-				cprof_die("--db: empty");
-			db = optarg;
-			break;
-		case OPT_DIMS:
-			dims = optarg;
-			break;
-		case OPT_FROM:
-			parse_day("--from", optarg, from);
-			break;
-		case OPT_GROUP:
-			group = optarg;
-			break;
-		case OPT_TAG:
-			cprof_tag_parse(&tags, "--tag", optarg, reserved);
-			break;
-		case OPT_TO:
-			parse_day("--to", optarg, to);
-			break;
-		case OPT_WHERE:
-			/* Names checked against the store once it is open. */
-			if (!strchr(optarg, '='))
-				cprof_die("--where: '%s': not NAME=VALUE", optarg);
-			{
-				struct cprof_tag *tag = cprof_xmalloc(sizeof(*tag));
-				const char *eq = strchr(optarg, '=');
-
-				tag->name = g_strndup(optarg, (gsize)(eq - optarg));
-				tag->value = cprof_xstrdup(eq + 1);
-				if (!cprof_tag_name_ok(tag->name))
-					cprof_die("--where: '%s': NAME must match [a-z_][a-z0-9_]*",
-						  optarg);
-				if (!g_utf8_validate(tag->value, -1, NULL))
-					cprof_die("--where: '%s': VALUE is not valid UTF-8", optarg);
-				cprof_ptrs_add(&wheres, tag);
-			}
-			break;
-		default:
-			cprof_bad_option(opt, argv, options);
-		}
-	}
-	argc -= optind;
-	argv += optind;
-	if (argc == 0)
-		cprof_die("no command (init, load, query or top; --help says more)");
 	for (c = 0; c < sizeof(allowed) / sizeof(allowed[0]); c++)
-		if (strcmp(argv[0], allowed[c].command) == 0)
+		if (strcmp(name, allowed[c].command) == 0)
 			command = &allowed[c];
 	if (!command)
-		cprof_die("'%s': not a command (init, load, query or top)", argv[0]);
-	for (g = 0; g < given->len; g++) {
-		int o = g_array_index(given, int, g);
+		cprof_die("'%s': not a command (init, load, query or top)", name);
+	return command;
+}
+
+/* Dies on the first option given that command does not take, and on
+ * options that exclude each other. */
+static void check_options(const struct options *opts, const struct allowed *command)
+{
+	guint g;
+
+	for (g = 0; g < opts->given->len; g++) {
+		int o = g_array_index(opts->given, int, g);
 		const int *ok;
 		const struct option *named;
 
@@ -691,34 +787,65 @@ int main(int argc, char **argv)
 			continue;
 		if (*ok)
 			continue;
-		for (named = options; named->name && named->val != o; named++)
+		for (named = long_options; named->name && named->val != o; named++)
 			continue;
 		if (o == 'n' || o == 'c' || o == 't')
 			cprof_die("-%c: not an option of %s", o, command->command);
 		cprof_die("--%s: not an option of %s", named->name ? named->name : "?",
 			  command->command);
 	}
-	if (text && compact)
+	if (opts->text && opts->compact)
 		cprof_die("--text and --compact exclude each other");
-	if (from[0] && to[0] && strcmp(from, to) > 0)
-		cprof_die("--from %s is after --to %s", from, to);
+	if (opts->from[0] && opts->to[0] && strcmp(opts->from, opts->to) > 0)
+		cprof_die("--from %s is after --to %s", opts->from, opts->to);
+}
+
+/* Runs command on its operands (argv[0] is the command's name). */
+static void run_command(struct options *opts, const struct allowed *command, char **argv,
+			int argc)
+{
 	if (strcmp(command->command, "init") == 0) {
 		if (argc > 1)
 			cprof_die("init: takes no operand ('%s')", argv[1]);
-		do_init(db, dims, cluster);
+		do_init(opts->db, opts->dims, opts->cluster);
 	} else if (strcmp(command->command, "load") == 0) {
-		do_load(db, &loader, &tags, date[0] ? date : NULL, argv + 1, argc - 1);
+		do_load(opts->db, &opts->loader, &opts->tags, opts->date[0] ? opts->date : NULL,
+			argv + 1, argc - 1);
 	} else {
 		if (argc > 1)
 			cprof_die("%s: takes no operand ('%s')", command->command, argv[1]);
-		if (strcmp(command->command, "top") == 0 && !top_given)
-			top = 10;
-		do_query(db, loader.key.by, &wheres, group, from[0] ? from : NULL,
-			 to[0] ? to : NULL, top, compact, text);
+		if (strcmp(command->command, "top") == 0 && !opts->top_given)
+			opts->top = 10;
+		do_query(opts->db, opts->loader.key.by, &opts->wheres, opts->group,
+			 opts->from[0] ? opts->from : NULL, opts->to[0] ? opts->to : NULL,
+			 opts->top, opts->compact, opts->text);
 	}
-	cprof_ptrs_clear(&tags, cprof_tag_free);
-	cprof_ptrs_clear(&wheres, cprof_tag_free);
-	g_array_free(given, TRUE);
-	cprof_loader_free(&loader);
+}
+
+int main(int argc, char **argv)
+{
+	struct options opts = { .dims = DEFAULT_DIMS };
+	const struct allowed *command;
+	int first;
+
+	cprof_set_progname(argv[0]);
+	cprof_set_libraries(CPROF_READ_LIBRARIES " SQLite");
+	cprof_loader_init(&opts.loader);
+	opts.given = g_array_new(FALSE, FALSE, sizeof(int));
+	opts.db = getenv("CPROF_STORE_DB");
+	if (!opts.db || !*opts.db)
+		opts.db = DEFAULT_DB;
+	first = parse_options(argc, argv, &opts);
+	argc -= first;
+	argv += first;
+	if (argc == 0)
+		cprof_die("no command (init, load, query or top; --help says more)");
+	command = find_command(argv[0]);
+	check_options(&opts, command);
+	run_command(&opts, command, argv, argc);
+	cprof_ptrs_clear(&opts.tags, cprof_tag_free);
+	cprof_ptrs_clear(&opts.wheres, cprof_tag_free);
+	g_array_free(opts.given, TRUE);
+	cprof_loader_free(&opts.loader);
 	return cprof_finish_output(EXIT_OK);
 }

@@ -178,24 +178,22 @@ static gboolean stack_equal(gconstpointer a, gconstpointer b)
 
 /* "N: M [N: M] @ 0x... 0x..." into values[] (alloc pair first when the
  * profile has it) and the PCs (each address less one) into s->pcs. */
-static int parse_sample(const char *line, size_t len, const struct header *h, int64_t *values,
-			size_t *n_values, struct stacks *s, uint32_t *depth,
-			struct cprof_error *err)
+static int parse_values(struct cursor *c, const struct header *h, int64_t *values,
+			size_t *n_values, struct cprof_error *err)
 {
-	struct cursor c = { line, line + len };
 	int64_t v[4];
 	size_t n = 0;
 	int i;
 
 	for (i = 0; i < 4; i++) {
-		if ((i == 2 && !literal(&c, "[")) || !number(&c, &v[i]) ||
-		    (i % 2 == 0 && !literal(&c, ":")))
+		if ((i == 2 && !literal(c, "[")) || !number(c, &v[i]) ||
+		    (i % 2 == 0 && !literal(c, ":")))
 			return cprof_error_set(err, "bad heap sample line (N: M [N: M] @ ADDRESSES)");
 		if (v[i] < 0)
 			return cprof_error_set(err, "negative %s %" PRId64,
 					       i % 2 ? "size" : "count", v[i]);
 	}
-	if (!literal(&c, "]") || !literal(&c, "@"))
+	if (!literal(c, "]") || !literal(c, "@"))
 		return cprof_error_set(err, "bad heap sample line (N: M [N: M] @ ADDRESSES)");
 	for (i = h->has_alloc ? 2 : 0; i >= 0; i -= 2) {
 		int64_t count = v[i], size = v[i + 1];
@@ -209,42 +207,61 @@ static int parse_sample(const char *line, size_t len, const struct header *h, in
 		values[n++] = size;
 	}
 	*n_values = n;
+	return 0;
+}
+
+static void push_pc(struct stacks *s, uint32_t *depth, uint64_t pc)
+{
+	if (*depth == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 64;
+		s->pcs = cprof_xrealloc(s->pcs, s->cap * sizeof(*s->pcs));
+	}
+	s->pcs[(*depth)++] = pc;
+}
+
+/* The addresses "0x... 0x..." at c, each less one, into s->pcs. */
+static int parse_addresses(struct cursor *c, struct stacks *s, uint32_t *depth,
+			   struct cprof_error *err)
+{
 	*depth = 0;
 	for (;;) {
 		uint64_t addr = 0;
 		int digits = 0;
 
-		spaces(&c);
-		if (c.p == c.end)
+		spaces(c);
+		if (c->p == c->end)
 			break;
-		if (c.end - c.p < 3 || c.p[0] != '0' || c.p[1] != 'x')
+		if (c->end - c->p < 3 || c->p[0] != '0' || c->p[1] != 'x')
 			return cprof_error_set(err, "bad address in a heap sample (0xHEX wanted)");
-		c.p += 2;
-		while (c.p < c.end && ((*c.p >= '0' && *c.p <= '9') || (*c.p >= 'a' && *c.p <= 'f'))) {
+		c->p += 2;
+		while (c->p < c->end &&
+		       ((*c->p >= '0' && *c->p <= '9') || (*c->p >= 'a' && *c->p <= 'f'))) {
 			if (++digits > 16)
 				return cprof_error_set(err, "address past 64 bits in a heap sample");
-			addr = addr << 4 | (uint64_t)(*c.p <= '9' ? *c.p - '0' : *c.p - 'a' + 10);
-			c.p++;
+			addr = addr << 4 | (uint64_t)(*c->p <= '9' ? *c->p - '0' : *c->p - 'a' + 10);
+			c->p++;
 		}
-		if (digits == 0 || (c.p < c.end && *c.p != ' ' && *c.p != '\t'))
+		if (digits == 0 || (c->p < c->end && *c->p != ' ' && *c->p != '\t'))
 			return cprof_error_set(err, "bad address in a heap sample (0xHEX wanted)");
 		if (*depth == UINT32_MAX)
 			return cprof_error_set(err, "too many addresses");
-		if (*depth == s->cap) {
-			s->cap = s->cap ? 2 * s->cap : 64;
-			s->pcs = cprof_xrealloc(s->pcs, s->cap * sizeof(*s->pcs));
-		}
-		s->pcs[(*depth)++] = addr ? addr - 1 : 0;
+		push_pc(s, depth, addr ? addr - 1 : 0);
 	}
-	if (*depth == 0) {
-		/* A stack without frames: keyed as PC 0. */
-		if (s->cap == 0) {
-			s->cap = 64;
-			s->pcs = cprof_xrealloc(s->pcs, s->cap * sizeof(*s->pcs));
-		}
-		s->pcs[(*depth)++] = 0;
-	}
+	/* A stack without frames: keyed as PC 0. */
+	if (*depth == 0)
+		push_pc(s, depth, 0);
 	return 0;
+}
+
+static int parse_sample(const char *line, size_t len, const struct header *h, int64_t *values,
+			size_t *n_values, struct stacks *s, uint32_t *depth,
+			struct cprof_error *err)
+{
+	struct cursor c = { line, line + len };
+
+	if (parse_values(&c, h, values, n_values, err) < 0)
+		return -1;
+	return parse_addresses(&c, s, depth, err);
 }
 
 static int add_stack(struct cprof_profile *profile, struct stacks *s, uint32_t depth,
@@ -350,72 +367,100 @@ static bool map_sentinel(const char *line, size_t len)
 	       g_strstr_len(line, (gssize)len, "MAPPED_LIBRARIES:");
 }
 
-int cprof_heap_read(struct cprof_input *in, struct cprof_profile *profile,
-		    const char *sample_index, struct cprof_error *err)
+/* What cprof_heap_read keeps from line to line. */
+struct heap_reader {
+	struct cprof_profile *profile;
+	const char *sample_index;
+	struct cprof_error *err;
+	struct stacks stacks;
+	GPtrArray *vars;               /* the maps' $NAME=VALUE, g_free'd */
+	struct header header;
+	bool in_maps;
+	int index;                     /* the sample index picked */
+};
+
+/* The header line: the kind of profile and the sample index picked. */
+static int take_header(struct heap_reader *r, const char *line, size_t len)
 {
 	static const char *const types4[] = { "alloc_objects", "alloc_space", "inuse_objects",
 					      "inuse_space" };
 	static const char *const units4[] = { "count", "bytes", "count", "bytes" };
 	static const char *const types2[] = { "objects", "space" };
 	static const char *const units2[] = { "count", "bytes" };
-	struct stacks stacks = { g_hash_table_new(stack_hash, stack_equal), NULL, 0 };
-	GPtrArray *vars = g_ptr_array_new_with_free_func(g_free);
+	int index;
+
+	if (parse_header(line, len, &r->header, r->err) < 0) {
+		r->err->line = 1;
+		return -1;
+	}
+	index = r->header.has_alloc ?
+			cprof_sample_index_pick(types4, units4, 4, NULL, r->sample_index, r->err) :
+			cprof_sample_index_pick(types2, units2, 2, NULL, r->sample_index, r->err);
+	if (index < 0)
+		return -1;
+	r->index = index;
+	r->profile->sample_type = r->header.has_alloc ?
+					  g_strdup_printf("%s/%s", types4[index], units4[index]) :
+					  g_strdup_printf("%s/%s", types2[index], units2[index]);
+	return 0;
+}
+
+/* Takes line number line_no, its blanks at both ends trimmed. */
+static int take_line(struct heap_reader *r, unsigned long long line_no, const char *line,
+		     size_t len, bool has_nul)
+{
+	int64_t values[4];
+	size_t n_values;
+	uint32_t depth;
+
+	if (r->in_maps) {
+		if (!has_nul)
+			add_map_line(&r->profile->maps, r->vars, line, len);
+		return 0;
+	}
+	if (has_nul) {
+		r->err->line = line_no;
+		return cprof_error_set(r->err, "NUL byte in a heap profile line");
+	}
+	if (line_no == 1)
+		return take_header(r, line, len);
+	if (len == 0 || line[0] == '#')
+		return 0;
+	if (map_sentinel(line, len)) {
+		r->in_maps = true;
+		return 0;
+	}
+	if (parse_sample(line, len, &r->header, values, &n_values, &r->stacks, &depth,
+			 r->err) < 0 ||
+	    add_stack(r->profile, &r->stacks, depth, values[r->index], r->err) < 0) {
+		r->err->line = line_no;
+		return -1;
+	}
+	return 0;
+}
+
+int cprof_heap_read(struct cprof_input *in, struct cprof_profile *profile,
+		    const char *sample_index, struct cprof_error *err)
+{
+	struct heap_reader r = { profile, sample_index, err,
+				 { g_hash_table_new(stack_hash, stack_equal), NULL, 0 },
+				 g_ptr_array_new_with_free_func(g_free), { 0 }, false, -1 };
 	unsigned long long line_no = 0;
-	struct header header = { 0 };
-	bool has_nul, in_maps = false;
+	bool has_nul;
 	const char *line;
 	long long len;
-	int index = -1, status = -1;
+	int status = -1;
 
 	profile->format = CPROF_FORMAT_HEAP;
 	profile->exact_pcs = true;
 	while ((len = cprof_input_line(in, &line, &has_nul, err)) >= 0) {
-		int64_t values[4];
-		size_t n_values;
-		uint32_t depth;
-
 		line_no++;
 		while (len > 0 && (line[0] == ' ' || line[0] == '\t'))
 			line++, len--;
 		while (len > 0 && (line[len - 1] == ' ' || line[len - 1] == '\t'))
 			len--;
-		if (in_maps) {
-			if (!has_nul)
-				add_map_line(&profile->maps, vars, line, (size_t)len);
-			continue;
-		}
-		if (has_nul) {
-			err->line = line_no;
-			cprof_error_set(err, "NUL byte in a heap profile line");
+		if (take_line(&r, line_no, line, (size_t)len, has_nul) < 0)
 			goto out;
-		}
-		if (line_no == 1) {
-			if (parse_header(line, (size_t)len, &header, err) < 0) {
-				err->line = line_no;
-				goto out;
-			}
-			index = header.has_alloc ?
-					cprof_sample_index_pick(types4, units4, 4, NULL, sample_index, err) :
-					cprof_sample_index_pick(types2, units2, 2, NULL, sample_index, err);
-			if (index < 0)
-				goto out;
-			profile->sample_type = header.has_alloc ?
-						       g_strdup_printf("%s/%s", types4[index], units4[index]) :
-						       g_strdup_printf("%s/%s", types2[index], units2[index]);
-			continue;
-		}
-		if (len == 0 || line[0] == '#')
-			continue;
-		if (map_sentinel(line, (size_t)len)) {
-			in_maps = true;
-			continue;
-		}
-		if (parse_sample(line, (size_t)len, &header, values, &n_values, &stacks, &depth,
-				 err) < 0 ||
-		    add_stack(profile, &stacks, depth, values[index], err) < 0) {
-			err->line = line_no;
-			goto out;
-		}
 	}
 	if (err->text[0])
 		goto out;
@@ -423,8 +468,8 @@ int cprof_heap_read(struct cprof_input *in, struct cprof_profile *profile,
 	profile->replaced_utf8 |= profile->maps.replaced_utf8;
 	status = 0;
 out:
-	g_hash_table_destroy(stacks.table);
-	g_ptr_array_free(vars, TRUE);
-	free(stacks.pcs);
+	g_hash_table_destroy(r.stacks.table);
+	g_ptr_array_free(r.vars, TRUE);
+	free(r.stacks.pcs);
 	return status;
 }

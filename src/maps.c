@@ -123,13 +123,50 @@ static void add_mapping(struct cprof_maps *maps, uint64_t start, uint64_t end, u
 	maps->replaced_utf8 |= replaced;
 }
 
-void cprof_maps_add_line(struct cprof_maps *maps, const char *line, size_t len)
+/* "start-end perms offset [dev inode] [path]" at [p, end) into an
+ * executable mapping of maps; any other line is left out. */
+static void add_maps_entry(struct cprof_maps *maps, const char *p, const char *end)
 {
-	const char *p, *end, *path;
 	uint64_t start, stop, offset, dev;
-	char *expanded = NULL;
+	const char *path;
 	size_t i, path_len;
 	bool executable = false;
+
+	if (!parse_hex(&p, end, &start) || p == end || *p++ != '-' || !parse_hex(&p, end, &stop) ||
+	    !skip_spaces(&p, end) || end - p < 4)
+		return;
+	for (i = 0; i < 4; i++) {
+		if (!strchr("-rwxps", p[i]))
+			return;
+		executable |= p[i] == 'x';
+	}
+	p += 4;
+	if (!skip_spaces(&p, end) || !parse_hex(&p, end, &offset))
+		return;
+	skip_spaces(&p, end);
+	path = p;
+	if (parse_hex(&p, end, &dev) && p < end && *p == ':') {
+		p++;
+		if (!parse_hex(&p, end, &dev) || !skip_spaces(&p, end))
+			return;
+		while (p < end && *p >= '0' && *p <= '9')
+			p++;
+		if (p < end && !is_space(*p))
+			return;
+		skip_spaces(&p, end);
+		path = p;
+	}
+	path_len = (size_t)(end - path);
+	while (path_len > 0 && is_space(path[path_len - 1]))
+		path_len--;
+	if (executable && stop > start)
+		add_mapping(maps, start, stop, offset, path, path_len);
+}
+
+void cprof_maps_add_line(struct cprof_maps *maps, const char *line, size_t len)
+{
+	const char *p, *end;
+	char *expanded = NULL;
 
 	p = line;
 	end = line + len;
@@ -152,38 +189,7 @@ void cprof_maps_add_line(struct cprof_maps *maps, const char *line, size_t len)
 		while (p < end && is_space(*p))
 			p++;
 	}
-
-	/* start-end perms offset [dev inode] [path] */
-	if (!parse_hex(&p, end, &start) || p == end || *p++ != '-' || !parse_hex(&p, end, &stop) ||
-	    !skip_spaces(&p, end) || end - p < 4)
-		goto out;
-	for (i = 0; i < 4; i++) {
-		if (!strchr("-rwxps", p[i]))
-			goto out;
-		executable |= p[i] == 'x';
-	}
-	p += 4;
-	if (!skip_spaces(&p, end) || !parse_hex(&p, end, &offset))
-		goto out;
-	skip_spaces(&p, end);
-	path = p;
-	if (parse_hex(&p, end, &dev) && p < end && *p == ':') {
-		p++;
-		if (!parse_hex(&p, end, &dev) || !skip_spaces(&p, end))
-			goto out;
-		while (p < end && *p >= '0' && *p <= '9')
-			p++;
-		if (p < end && !is_space(*p))
-			goto out;
-		skip_spaces(&p, end);
-		path = p;
-	}
-	path_len = (size_t)(end - path);
-	while (path_len > 0 && is_space(path[path_len - 1]))
-		path_len--;
-	if (executable && stop > start)
-		add_mapping(maps, start, stop, offset, path, path_len);
-out:
+	add_maps_entry(maps, p, end);
 	g_free(expanded);
 }
 

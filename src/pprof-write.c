@@ -244,31 +244,96 @@ static int write_gzip(FILE *out, const uint8_t *data, size_t len, struct cprof_e
 	return 0;
 }
 
+static void writer_init(struct writer *w, enum cprof_by by)
+{
+	w->string_index = g_hash_table_new(g_str_hash, g_str_equal);
+	w->strings = g_ptr_array_new_with_free_func(free);
+	w->frame_ids = g_hash_table_new(g_str_hash, g_str_equal);
+	w->functions = g_ptr_array_new();
+	w->locations = g_ptr_array_new();
+	w->samples = g_ptr_array_new();
+	w->places = g_array_new(FALSE, FALSE, sizeof(struct place));
+	w->mapping_index = g_hash_table_new(g_str_hash, g_str_equal);
+	w->mappings = g_ptr_array_new_with_free_func(free);
+	w->max_offsets = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+	w->by = by;
+}
+
+static void writer_free(struct writer *w)
+{
+	guint i;
+
+	for (i = 0; i < w->samples->len; i++) {
+		Perftools__Profiles__Sample *sample = w->samples->pdata[i];
+
+		free(sample->location_id);
+		free(sample->value);
+		free(sample);
+	}
+	for (i = 0; i < w->locations->len; i++) {
+		Perftools__Profiles__Location *location = w->locations->pdata[i];
+
+		free(location->line[0]);
+		free(location->line);
+		free(location);
+	}
+	for (i = 0; i < w->functions->len; i++)
+		free(w->functions->pdata[i]);
+	g_ptr_array_free(w->samples, TRUE);
+	g_ptr_array_free(w->locations, TRUE);
+	g_ptr_array_free(w->functions, TRUE);
+	g_hash_table_destroy(w->frame_ids);
+	g_array_free(w->places, TRUE);
+	g_hash_table_destroy(w->mapping_index);
+	g_ptr_array_free(w->mappings, TRUE);
+	g_array_free(w->max_offsets, TRUE);
+	g_hash_table_destroy(w->string_index);
+	g_ptr_array_free(w->strings, TRUE);
+}
+
+/* Points profile at the samples, mappings, locations, functions and
+ * strings of w. */
+static void fill_profile(Perftools__Profiles__Profile *profile, struct writer *w)
+{
+	profile->n_sample = w->samples->len;
+	profile->sample = (Perftools__Profiles__Sample **)w->samples->pdata;
+	profile->n_mapping = w->mappings->len;
+	profile->mapping = (Perftools__Profiles__Mapping **)w->mappings->pdata;
+	profile->n_location = w->locations->len;
+	profile->location = (Perftools__Profiles__Location **)w->locations->pdata;
+	profile->n_function = w->functions->len;
+	profile->function = (Perftools__Profiles__Function **)w->functions->pdata;
+	profile->n_string_table = w->strings->len;
+	profile->string_table = (char **)w->strings->pdata;
+}
+
+/* Packs profile and writes it gzip-compressed to out. */
+static int pack_and_write(FILE *out, const Perftools__Profiles__Profile *profile,
+			  struct cprof_error *err)
+{
+	size_t size = perftools__profiles__profile__get_packed_size(profile);
+	uint8_t *packed = cprof_xmalloc(size ? size : 1);
+	int status;
+
+	perftools__profiles__profile__pack(profile, packed);
+	status = write_gzip(out, packed, size, err);
+	free(packed);
+	return status;
+}
+
 int cprof_pprof_write(FILE *out, struct cprof_dist *dist, struct cprof_error *err)
 {
 	Perftools__Profiles__Profile profile = PERFTOOLS__PROFILES__PROFILE__INIT;
 	Perftools__Profiles__ValueType sample_type, period_type, *types[1] = { &sample_type };
 	struct writer w;
 	uint64_t other = cprof_dist_other(dist);
-	uint8_t *packed;
-	size_t size;
 	guint i;
 	int status;
 
 	if (dist->cum)
 		return cprof_error_set(err, "--pprof: a --cum distribution is not a profile (a "
 					    "sample counts in many keys)");
-	w.string_index = g_hash_table_new(g_str_hash, g_str_equal);
-	w.strings = g_ptr_array_new_with_free_func(free);
-	w.frame_ids = g_hash_table_new(g_str_hash, g_str_equal);
-	w.functions = g_ptr_array_new();
-	w.locations = g_ptr_array_new();
-	w.samples = g_ptr_array_new();
-	w.places = g_array_new(FALSE, FALSE, sizeof(struct place));
-	w.mapping_index = g_hash_table_new(g_str_hash, g_str_equal);
-	w.mappings = g_ptr_array_new_with_free_func(free);
-	w.max_offsets = g_array_new(FALSE, FALSE, sizeof(uint64_t));
-	w.by = dist->by;
+	writer_init(&w, dist->by);
 	string_of(&w, "");
 	cprof_dist_sort(dist);
 	value_type(&w, &sample_type, cprof_dist_sample_type(dist));
@@ -288,48 +353,8 @@ int cprof_pprof_write(FILE *out, struct cprof_dist *dist, struct cprof_error *er
 		profile.period_type = &period_type;
 		profile.period = (int64_t)dist->period_us * 1000;
 	}
-	profile.n_sample = w.samples->len;
-	profile.sample = (Perftools__Profiles__Sample **)w.samples->pdata;
-	profile.n_mapping = w.mappings->len;
-	profile.mapping = (Perftools__Profiles__Mapping **)w.mappings->pdata;
-	profile.n_location = w.locations->len;
-	profile.location = (Perftools__Profiles__Location **)w.locations->pdata;
-	profile.n_function = w.functions->len;
-	profile.function = (Perftools__Profiles__Function **)w.functions->pdata;
-	profile.n_string_table = w.strings->len;
-	profile.string_table = (char **)w.strings->pdata;
-
-	size = perftools__profiles__profile__get_packed_size(&profile);
-	packed = cprof_xmalloc(size ? size : 1);
-	perftools__profiles__profile__pack(&profile, packed);
-	status = write_gzip(out, packed, size, err);
-	free(packed);
-
-	for (i = 0; i < w.samples->len; i++) {
-		Perftools__Profiles__Sample *sample = w.samples->pdata[i];
-
-		free(sample->location_id);
-		free(sample->value);
-		free(sample);
-	}
-	for (i = 0; i < w.locations->len; i++) {
-		Perftools__Profiles__Location *location = w.locations->pdata[i];
-
-		free(location->line[0]);
-		free(location->line);
-		free(location);
-	}
-	for (i = 0; i < w.functions->len; i++)
-		free(w.functions->pdata[i]);
-	g_ptr_array_free(w.samples, TRUE);
-	g_ptr_array_free(w.locations, TRUE);
-	g_ptr_array_free(w.functions, TRUE);
-	g_hash_table_destroy(w.frame_ids);
-	g_array_free(w.places, TRUE);
-	g_hash_table_destroy(w.mapping_index);
-	g_ptr_array_free(w.mappings, TRUE);
-	g_array_free(w.max_offsets, TRUE);
-	g_hash_table_destroy(w.string_index);
-	g_ptr_array_free(w.strings, TRUE);
+	fill_profile(&profile, &w);
+	status = pack_and_write(out, &profile, err);
+	writer_free(&w);
 	return status;
 }

@@ -114,61 +114,73 @@ struct cprof_profile *cprof_profile_read(const char *name, struct cprof_error *e
 	return cprof_profile_read_with(name, NULL, err);
 }
 
-struct cprof_profile *cprof_profile_read_with(const char *name,
-					      const struct cprof_read_options *options,
-					      struct cprof_error *err)
+/* Reads a text input (flat JSON or folded stacks), or a profile.proto
+ * the text sniffing did not take. */
+static int read_text(struct cprof_input *in, struct cprof_profile *profile,
+		     const struct cprof_read_options *options, struct cprof_error *err)
 {
 	const char *request = options ? options->sample_index : NULL, *why = NULL;
-	struct cprof_profile *profile = cprof_xcalloc(1, sizeof(*profile));
-	struct cprof_input in;
-	long long got;
-	int format, status = -1;
+	int format = sniff_text(in, &why, err), status = -1;
 
-	profile->source = name;
-	if (cprof_input_open(&in, name, err) < 0) {
-		free(profile);
-		return NULL;
-	}
-	got = cprof_input_fill(&in, 4, err);
-	if (got < 0)
-		goto out;
-	if (cprof_gperf_sniff(cprof_input_data(&in), (size_t)got)) {
-		status = cprof_gperf_read(&in, profile, err);
-		if (status == 0)
-			status = check_samples_index(request, err);
-		goto out;
-	}
-	if (got >= 2 && cprof_input_data(&in)[0] == 0x1f && cprof_input_data(&in)[1] == 0x8b) {
-		status = cprof_proto_read(&in, profile, options, err);
-		goto out;
-	}
-	got = cprof_input_fill(&in, SNIFF_BYTES, err);
-	if (got < 0)
-		goto out;
-	if (cprof_heap_sniff(cprof_input_data(&in), (size_t)got)) {
-		status = cprof_heap_read(&in, profile, request, err);
-		goto out;
-	}
-	format = sniff_text(&in, &why, err);
-	if (format == -2 && cprof_proto_sniff(cprof_input_data(&in), cprof_input_avail(&in))) {
-		status = cprof_proto_read(&in, profile, options, err);
-		goto out;
-	}
+	if (format == -2 && cprof_proto_sniff(cprof_input_data(in), cprof_input_avail(in)))
+		return cprof_proto_read(in, profile, options, err);
 	if (format == -2) {
 		if (why)
 			cprof_error_set(err, "unrecognized profile format: %s", why);
 		else
 			cprof_error_set(err, "unrecognized profile format");
 	} else if (format == CPROF_FORMAT_FLAT) {
-		status = cprof_flatjson_read(&in, profile, err);
+		status = cprof_flatjson_read(in, profile, err);
 		if (status == 0)
 			status = check_flat_index(profile, request, err);
 	} else if (format == CPROF_FORMAT_FOLDED) {
-		status = cprof_folded_read(&in, profile, err);
+		status = cprof_folded_read(in, profile, err);
 		if (status == 0)
 			status = check_samples_index(request, err);
 	}
-out:
+	return status;
+}
+
+/* Reads the input with the reader its first bytes call for. */
+static int read_by_content(struct cprof_input *in, struct cprof_profile *profile,
+			   const struct cprof_read_options *options, struct cprof_error *err)
+{
+	const char *request = options ? options->sample_index : NULL;
+	long long got = cprof_input_fill(in, 4, err);
+	int status;
+
+	if (got < 0)
+		return -1;
+	if (cprof_gperf_sniff(cprof_input_data(in), (size_t)got)) {
+		status = cprof_gperf_read(in, profile, err);
+		if (status == 0)
+			status = check_samples_index(request, err);
+		return status;
+	}
+	if (got >= 2 && cprof_input_data(in)[0] == 0x1f && cprof_input_data(in)[1] == 0x8b)
+		return cprof_proto_read(in, profile, options, err);
+	got = cprof_input_fill(in, SNIFF_BYTES, err);
+	if (got < 0)
+		return -1;
+	if (cprof_heap_sniff(cprof_input_data(in), (size_t)got))
+		return cprof_heap_read(in, profile, request, err);
+	return read_text(in, profile, options, err);
+}
+
+struct cprof_profile *cprof_profile_read_with(const char *name,
+					      const struct cprof_read_options *options,
+					      struct cprof_error *err)
+{
+	struct cprof_profile *profile = cprof_xcalloc(1, sizeof(*profile));
+	struct cprof_input in;
+	int status;
+
+	profile->source = name;
+	if (cprof_input_open(&in, name, err) < 0) {
+		free(profile);
+		return NULL;
+	}
+	status = read_by_content(&in, profile, options, err);
 	cprof_input_close(&in);
 	if (status == 0)
 		status = check_labels(profile, options, err);

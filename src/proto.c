@@ -109,6 +109,63 @@ static int next_member(struct source *s)
 	return 0;
 }
 
+/* Moves the buffered bytes to the front of the buffer and grows it to
+ * hold `want` bytes and a CHUNK more. */
+static void src_make_room(struct source *s, size_t want)
+{
+	if (s->start > 0) {
+		memmove(s->buf, s->buf + s->start, s->end - s->start);
+		s->end -= s->start;
+		s->start = 0;
+	}
+	if (s->cap - s->end < CHUNK || s->cap < want) {
+		size_t cap = s->cap ? s->cap : CHUNK;
+
+		while (cap < want || cap - s->end < CHUNK)
+			cap *= 2;
+		s->buf = cprof_xrealloc(s->buf, cap);
+		s->cap = cap;
+	}
+}
+
+/* Inflates what the input holds into the room of the buffer, inflate's
+ * code into *rc; returns 0, or -1 with the error set. */
+static int src_inflate(struct source *s, int *rc)
+{
+	size_t room, in_avail, consumed, produced;
+
+	if (cprof_input_avail(s->in) == 0) {
+		if (cprof_input_fill(s->in, 1, s->err) < 0)
+			return -1;
+		if (cprof_input_avail(s->in) == 0)
+			return cprof_error_set(s->err, "truncated gzip stream at byte %llu of the file",
+					       (unsigned long long)s->in->offset);
+	}
+	room = s->cap - s->end;
+	if (room > MAX_INFLATED + 1 - s->produced)
+		room = (size_t)(MAX_INFLATED + 1 - s->produced);
+	if (room > UINT_MAX)
+		room = UINT_MAX;
+	in_avail = cprof_input_avail(s->in);
+	if (in_avail > UINT_MAX)
+		in_avail = UINT_MAX;
+	s->z.next_in = (Bytef *)cprof_input_data(s->in);
+	s->z.avail_in = (uInt)in_avail;
+	s->z.next_out = s->buf + s->end;
+	s->z.avail_out = (uInt)room;
+	*rc = inflate(&s->z, Z_NO_FLUSH);
+	consumed = in_avail - s->z.avail_in;
+	produced = room - s->z.avail_out;
+	cprof_input_skip(s->in, consumed);
+	s->end += produced;
+	s->produced += produced;
+	if (s->produced > MAX_INFLATED)
+		return cprof_error_set(s->err, "gzip stream inflates past 1 GiB at byte %llu "
+					       "of the file: refused (a gzip bomb?)",
+				       (unsigned long long)s->in->offset);
+	return 0;
+}
+
 /* Buffers at least `want` bytes when the profile has them; returns how
  * many are buffered, or -1 with the error set. */
 static long long src_fill(struct source *s, size_t want)
@@ -116,52 +173,11 @@ static long long src_fill(struct source *s, size_t want)
 	if (!s->gzip)
 		return cprof_input_fill(s->in, want, s->err);
 	while (s->end - s->start < want && !s->z_end) {
-		size_t room, in_avail, consumed, produced;
-		int rc;
+		int rc = Z_OK;
 
-		if (s->start > 0) {
-			memmove(s->buf, s->buf + s->start, s->end - s->start);
-			s->end -= s->start;
-			s->start = 0;
-		}
-		if (s->cap - s->end < CHUNK || s->cap < want) {
-			size_t cap = s->cap ? s->cap : CHUNK;
-
-			while (cap < want || cap - s->end < CHUNK)
-				cap *= 2;
-			s->buf = cprof_xrealloc(s->buf, cap);
-			s->cap = cap;
-		}
-		if (cprof_input_avail(s->in) == 0) {
-			if (cprof_input_fill(s->in, 1, s->err) < 0)
-				return -1;
-			if (cprof_input_avail(s->in) == 0)
-				return cprof_error_set(s->err,
-						       "truncated gzip stream at byte %llu of the file",
-						       (unsigned long long)s->in->offset);
-		}
-		room = s->cap - s->end;
-		if (room > MAX_INFLATED + 1 - s->produced)
-			room = (size_t)(MAX_INFLATED + 1 - s->produced);
-		if (room > UINT_MAX)
-			room = UINT_MAX;
-		in_avail = cprof_input_avail(s->in);
-		if (in_avail > UINT_MAX)
-			in_avail = UINT_MAX;
-		s->z.next_in = (Bytef *)cprof_input_data(s->in);
-		s->z.avail_in = (uInt)in_avail;
-		s->z.next_out = s->buf + s->end;
-		s->z.avail_out = (uInt)room;
-		rc = inflate(&s->z, Z_NO_FLUSH);
-		consumed = in_avail - s->z.avail_in;
-		produced = room - s->z.avail_out;
-		cprof_input_skip(s->in, consumed);
-		s->end += produced;
-		s->produced += produced;
-		if (s->produced > MAX_INFLATED)
-			return cprof_error_set(s->err, "gzip stream inflates past 1 GiB at byte %llu "
-						       "of the file: refused (a gzip bomb?)",
-					       (unsigned long long)s->in->offset);
+		src_make_room(s, want);
+		if (src_inflate(s, &rc) < 0)
+			return -1;
 		if (rc == Z_STREAM_END) {
 			if (next_member(s) < 0)
 				return -1;
@@ -520,18 +536,17 @@ static bool decode_sample(struct reader *r, const unsigned char *p, size_t len)
 	return true;
 }
 
-static int add_sample(struct reader *r, uint64_t at)
+/* Checks the values and labels of the sample being read, noting the
+ * largest string index its labels name. */
+static int check_sample(struct reader *r, uint64_t at)
 {
-	const uint64_t *location_id = r->ids.at;
 	const int64_t *value = (const int64_t *)(const void *)r->values.at;
-	size_t n_location_id = r->ids.count, n_value = r->values.count;
 	size_t n_label = r->labels.count / LABEL_WORDS;
-	struct stack *stack;
-	size_t i, need, n_labels = r->keep_labels ? n_label : 0;
+	size_t i, n_labels = r->keep_labels ? n_label : 0;
 
-	if (n_location_id > UINT32_MAX || n_value > UINT32_MAX || n_labels > UINT32_MAX)
+	if (r->ids.count > UINT32_MAX || r->values.count > UINT32_MAX || n_labels > UINT32_MAX)
 		return fail(r, at, "sample", "too many locations, values or labels");
-	for (i = 0; i < n_value; i++)
+	for (i = 0; i < r->values.count; i++)
 		if (value[i] < 0)
 			return fail(r, at, "sample", "value[%zu] is negative (%" PRId64 ")", i,
 				    value[i]);
@@ -550,8 +565,21 @@ static int add_sample(struct reader *r, uint64_t at)
 			}
 		}
 	}
-	need = sizeof(struct stack) +
-	       (n_location_id + LABEL_WORDS * n_labels + n_value) * sizeof(uint64_t);
+	return 0;
+}
+
+/* The stack of the sample being read (its locations, and its labels
+ * when they count), added with zero values when it is new; NULL with the
+ * error set when a stack with the same locations has another number of
+ * values. */
+static struct stack *find_stack(struct reader *r, uint64_t at)
+{
+	size_t n_location_id = r->ids.count, n_value = r->values.count;
+	size_t n_labels = r->keep_labels ? r->labels.count / LABEL_WORDS : 0;
+	size_t need = sizeof(struct stack) +
+		      (n_location_id + LABEL_WORDS * n_labels + n_value) * sizeof(uint64_t);
+	struct stack *stack;
+
 	if (need > r->probe_cap) {
 		r->probe_cap = need * 2;
 		r->probe = cprof_xrealloc(r->probe, r->probe_cap);
@@ -560,7 +588,7 @@ static int add_sample(struct reader *r, uint64_t at)
 	r->probe->n_values = (uint32_t)n_value;
 	r->probe->n_labels = (uint32_t)n_labels;
 	if (n_location_id)
-		memcpy(r->probe->data, location_id, n_location_id * sizeof(uint64_t));
+		memcpy(r->probe->data, r->ids.at, n_location_id * sizeof(uint64_t));
 	if (n_labels)
 		memcpy(r->probe->data + n_location_id, r->labels.at,
 		       LABEL_WORDS * n_labels * sizeof(uint64_t));
@@ -574,9 +602,24 @@ static int add_sample(struct reader *r, uint64_t at)
 		g_hash_table_add(r->stacks, stack);
 		g_ptr_array_add(r->stack_list, stack);
 	} else if (check_values_count(r, stack, n_value, at) < 0) {
-		return -1;
+		return NULL;
 	}
-	for (i = 0; i < n_value; i++) {
+	return stack;
+}
+
+/* Adds the sample being read to the sums of its stack. */
+static int add_sample(struct reader *r, uint64_t at)
+{
+	const int64_t *value = (const int64_t *)(const void *)r->values.at;
+	struct stack *stack;
+	size_t i;
+
+	if (check_sample(r, at) < 0)
+		return -1;
+	stack = find_stack(r, at);
+	if (!stack)
+		return -1;
+	for (i = 0; i < r->values.count; i++) {
 		uint64_t *sum = &stack_values(stack)[i];
 
 		if (*sum > (uint64_t)INT64_MAX - (uint64_t)value[i])
@@ -586,109 +629,148 @@ static int add_sample(struct reader *r, uint64_t at)
 	return 0;
 }
 
+static int take_value_type(struct reader *r, uint64_t field, const unsigned char *data,
+			   size_t len, uint64_t at)
+{
+	Perftools__Profiles__ValueType *vt =
+		perftools__profiles__value_type__unpack(&allocator, len, data);
+	struct value_type value;
+
+	if (!vt)
+		return fail(r, at, field_names[field], "malformed message");
+	value.type = vt->type;
+	value.unit = vt->unit;
+	value.at = at;
+	if (field == F_SAMPLE_TYPE)
+		g_array_append_val(r->sample_types, value);
+	else
+		r->period_type = value;
+	perftools__profiles__value_type__free_unpacked(vt, &allocator);
+	return 0;
+}
+
+static int take_mapping(struct reader *r, const unsigned char *data, size_t len, uint64_t at)
+{
+	Perftools__Profiles__Mapping *m = perftools__profiles__mapping__unpack(&allocator, len, data);
+	struct mapping mapping;
+
+	if (!m)
+		return fail(r, at, field_names[F_MAPPING], "malformed message");
+	mapping.id = m->id;
+	mapping.start = m->memory_start;
+	mapping.limit = m->memory_limit;
+	mapping.file_offset = m->file_offset;
+	mapping.filename = m->filename;
+	mapping.build_id = m->build_id;
+	mapping.at = at;
+	g_array_append_val(r->mappings, mapping);
+	perftools__profiles__mapping__free_unpacked(m, &allocator);
+	return 0;
+}
+
+static int take_location(struct reader *r, const unsigned char *data, size_t len, uint64_t at)
+{
+	Perftools__Profiles__Location *l =
+		perftools__profiles__location__unpack(&allocator, len, data);
+	struct location location = { 0 };
+	size_t i;
+
+	if (!l)
+		return fail(r, at, field_names[F_LOCATION], "malformed message");
+	location.id = l->id;
+	location.mapping_id = l->mapping_id;
+	location.address = l->address;
+	location.first_line = r->lines->len;
+	location.n_lines = l->n_line;
+	location.at = at;
+	for (i = 0; i < l->n_line; i++) {
+		struct line line = { l->line[i]->function_id, l->line[i]->line };
+
+		g_array_append_val(r->lines, line);
+	}
+	g_array_append_val(r->locations, location);
+	perftools__profiles__location__free_unpacked(l, &allocator);
+	return 0;
+}
+
+static int take_function(struct reader *r, const unsigned char *data, size_t len, uint64_t at)
+{
+	Perftools__Profiles__Function *f =
+		perftools__profiles__function__unpack(&allocator, len, data);
+	struct function function;
+
+	if (!f)
+		return fail(r, at, field_names[F_FUNCTION], "malformed message");
+	function.id = f->id;
+	function.name = f->name;
+	function.system_name = f->system_name;
+	function.filename = f->filename;
+	function.at = at;
+	g_array_append_val(r->functions, function);
+	perftools__profiles__function__free_unpacked(f, &allocator);
+	return 0;
+}
+
+/* Buffers the `len` bytes of a message at the front of the source;
+ * returns them, or NULL with the error set. */
+static const unsigned char *fill_message(struct reader *r, uint64_t field, uint64_t len,
+					 uint64_t at)
+{
+	const char *what = field_names[field];
+	long long got;
+
+	if (len > MAX_MESSAGE) {
+		fail(r, at, what, "length %llu is past the %d MiB cprof allows",
+		     (unsigned long long)len, MAX_MESSAGE >> 20);
+		return NULL;
+	}
+	if (!r->src.gzip && r->src.in->regular && len > r->src.in->size - r->src.in->offset) {
+		fail(r, at, what, "length %llu runs past the end of the file",
+		     (unsigned long long)len);
+		return NULL;
+	}
+	got = src_fill(&r->src, (size_t)len);
+	if (got < 0)
+		return NULL;
+	if ((uint64_t)got < len) {
+		fail(r, at, what, "truncated: length %llu, %lld bytes left",
+		     (unsigned long long)len, got);
+		return NULL;
+	}
+	return src_data(&r->src);
+}
+
 /* Unpacks one message of `len` bytes at the front of the source. */
 static int take_message(struct reader *r, uint64_t field, uint64_t len, uint64_t at)
 {
-	const char *what = field_names[field];
-	const unsigned char *data;
-	long long got;
+	const unsigned char *data = fill_message(r, field, len, at);
 	int status = 0;
 
-	if (len > MAX_MESSAGE)
-		return fail(r, at, what, "length %llu is past the %d MiB cprof allows",
-			    (unsigned long long)len, MAX_MESSAGE >> 20);
-	if (!r->src.gzip && r->src.in->regular && len > r->src.in->size - r->src.in->offset)
-		return fail(r, at, what, "length %llu runs past the end of the file",
-			    (unsigned long long)len);
-	got = src_fill(&r->src, (size_t)len);
-	if (got < 0)
+	if (!data)
 		return -1;
-	if ((uint64_t)got < len)
-		return fail(r, at, what, "truncated: length %llu, %lld bytes left",
-			    (unsigned long long)len, got);
-	data = src_data(&r->src);
-
 	switch (field) {
 	case F_SAMPLE_TYPE:
-	case F_PERIOD_TYPE: {
-		Perftools__Profiles__ValueType *vt =
-			perftools__profiles__value_type__unpack(&allocator, (size_t)len, data);
-		struct value_type value;
-
-		if (!vt)
-			return fail(r, at, what, "malformed message");
-		value.type = vt->type;
-		value.unit = vt->unit;
-		value.at = at;
-		if (field == F_SAMPLE_TYPE)
-			g_array_append_val(r->sample_types, value);
-		else
-			r->period_type = value;
-		perftools__profiles__value_type__free_unpacked(vt, &allocator);
+	case F_PERIOD_TYPE:
+		if (take_value_type(r, field, data, (size_t)len, at) < 0)
+			return -1;
 		break;
-	}
 	case F_SAMPLE:
 		if (!decode_sample(r, data, (size_t)len))
-			return fail(r, at, what, "malformed message");
+			return fail(r, at, field_names[field], "malformed message");
 		status = add_sample(r, at);
 		break;
-	case F_MAPPING: {
-		Perftools__Profiles__Mapping *m =
-			perftools__profiles__mapping__unpack(&allocator, (size_t)len, data);
-		struct mapping mapping;
-
-		if (!m)
-			return fail(r, at, what, "malformed message");
-		mapping.id = m->id;
-		mapping.start = m->memory_start;
-		mapping.limit = m->memory_limit;
-		mapping.file_offset = m->file_offset;
-		mapping.filename = m->filename;
-		mapping.build_id = m->build_id;
-		mapping.at = at;
-		g_array_append_val(r->mappings, mapping);
-		perftools__profiles__mapping__free_unpacked(m, &allocator);
+	case F_MAPPING:
+		if (take_mapping(r, data, (size_t)len, at) < 0)
+			return -1;
 		break;
-	}
-	case F_LOCATION: {
-		Perftools__Profiles__Location *l =
-			perftools__profiles__location__unpack(&allocator, (size_t)len, data);
-		struct location location = { 0 };
-		size_t i;
-
-		if (!l)
-			return fail(r, at, what, "malformed message");
-		location.id = l->id;
-		location.mapping_id = l->mapping_id;
-		location.address = l->address;
-		location.first_line = r->lines->len;
-		location.n_lines = l->n_line;
-		location.at = at;
-		for (i = 0; i < l->n_line; i++) {
-			struct line line = { l->line[i]->function_id, l->line[i]->line };
-
-			g_array_append_val(r->lines, line);
-		}
-		g_array_append_val(r->locations, location);
-		perftools__profiles__location__free_unpacked(l, &allocator);
+	case F_LOCATION:
+		if (take_location(r, data, (size_t)len, at) < 0)
+			return -1;
 		break;
-	}
-	case F_FUNCTION: {
-		Perftools__Profiles__Function *f =
-			perftools__profiles__function__unpack(&allocator, (size_t)len, data);
-		struct function function;
-
-		if (!f)
-			return fail(r, at, what, "malformed message");
-		function.id = f->id;
-		function.name = f->name;
-		function.system_name = f->system_name;
-		function.filename = f->filename;
-		function.at = at;
-		g_array_append_val(r->functions, function);
-		perftools__profiles__function__free_unpacked(f, &allocator);
+	case F_FUNCTION:
+		if (take_function(r, data, (size_t)len, at) < 0)
+			return -1;
 		break;
-	}
 	case F_STRING_TABLE: {
 		struct string s = { r->string_bytes->len, (size_t)len, at };
 
@@ -742,59 +824,66 @@ static void set_scalar(struct reader *r, uint64_t field, uint64_t value, uint64_
 	}
 }
 
+/* Decodes the field key at data[0, avail) and what follows it in the
+ * key's bytes (a varint's value or a length, into *value); returns how
+ * many bytes that takes, or -1 with the error set. */
+static int take_key(struct reader *r, uint64_t at, const unsigned char *data, size_t avail,
+		    uint64_t *field, unsigned *wire, uint64_t *value)
+{
+	uint64_t key;
+	size_t used;
+	int n = varint(data, avail, &key);
+
+	if (n < 0)
+		return fail(r, at, "field key", "bad varint");
+	if (n == 0)
+		return fail(r, at, "field key", "truncated varint");
+	*field = key >> 3;
+	*wire = (unsigned)(key & 7);
+	if (*field == 0 || *field > 536870911)
+		return fail(r, at, "field key", "bad field number %llu", (unsigned long long)*field);
+	if (field_wire(*field) >= 0 && !wire_ok(*field, *wire))
+		return fail(r, at, field_names[*field], "wire type %u, not %d", *wire,
+			    field_wire(*field));
+	used = (size_t)n;
+	switch (*wire) {
+	case 0:
+	case 2:
+		n = varint(data + used, avail - used, value);
+		if (n < 0)
+			return fail(r, at + used, *wire == 0 ? "varint" : "length", "bad varint");
+		if (n == 0)
+			return fail(r, at + used, *wire == 0 ? "varint" : "length",
+				    "truncated varint");
+		return (int)(used + (size_t)n);
+	case 1:
+	case 5:
+		if (avail - used < (*wire == 1 ? 8u : 4u))
+			return fail(r, at, "field", "%llu truncated", (unsigned long long)*field);
+		return (int)(used + (*wire == 1 ? 8 : 4));
+	default:
+		return fail(r, at, "field key", "unsupported wire type %u (field %llu)", *wire,
+			    (unsigned long long)*field);
+	}
+}
+
 /* Reads every top-level field of the Profile. */
 static int walk(struct reader *r)
 {
 	for (;;) {
-		uint64_t at = src_offset(&r->src), key, value = 0, field;
-		const unsigned char *data;
+		uint64_t at = src_offset(&r->src), value = 0, field = 0;
 		long long got = src_fill(&r->src, KEY_BYTES);
-		size_t avail, used;
-		unsigned wire;
-		int n;
+		unsigned wire = 0;
+		int used;
 
 		if (got < 0)
 			return -1;
 		if (got == 0)
 			return 0;
-		avail = (size_t)got;
-		data = src_data(&r->src);
-		n = varint(data, avail, &key);
-		if (n < 0)
-			return fail(r, at, "field key", "bad varint");
-		if (n == 0)
-			return fail(r, at, "field key", "truncated varint");
-		field = key >> 3;
-		wire = (unsigned)(key & 7);
-		if (field == 0 || field > 536870911)
-			return fail(r, at, "field key", "bad field number %llu",
-				    (unsigned long long)field);
-		if (field_wire(field) >= 0 && !wire_ok(field, wire))
-			return fail(r, at, field_names[field], "wire type %u, not %d", wire,
-				    field_wire(field));
-		used = (size_t)n;
-		switch (wire) {
-		case 0:
-		case 2:
-			n = varint(data + used, avail - used, &value);
-			if (n < 0)
-				return fail(r, at + used, wire == 0 ? "varint" : "length", "bad varint");
-			if (n == 0)
-				return fail(r, at + used, wire == 0 ? "varint" : "length",
-					    "truncated varint");
-			used += (size_t)n;
-			break;
-		case 1:
-		case 5:
-			if (avail - used < (wire == 1 ? 8u : 4u))
-				return fail(r, at, "field", "%llu truncated", (unsigned long long)field);
-			used += wire == 1 ? 8 : 4;
-			break;
-		default:
-			return fail(r, at, "field key", "unsupported wire type %u (field %llu)", wire,
-				    (unsigned long long)field);
-		}
-		src_skip(&r->src, used);
+		used = take_key(r, at, src_data(&r->src), (size_t)got, &field, &wire, &value);
+		if (used < 0)
+			return -1;
+		src_skip(&r->src, (size_t)used);
 		if (wire == 0) {
 			set_scalar(r, field, value, at);
 		} else if (wire == 2) {

@@ -678,6 +678,44 @@ static const char *source_line(struct dso *dso, uint64_t vaddr, int *line)
 }
 
 /* Resolves one link-time address of `dso`. */
+/* The frames inlined at vaddr into frames[0, max) when the options ask
+ * for them, their count returned; *symbol becomes the name of the
+ * enclosing function as pprof names it. */
+static size_t enclosing_function(struct cprof_symbolizer *s, struct dso *dso, uint64_t vaddr,
+				 const struct symbol *elf, const char **symbol,
+				 struct cprof_symbol *frames, size_t max)
+{
+	struct function_range *function;
+	size_t count = 0;
+
+	if (!dso->indexed)
+		index_functions(dso);
+	function = find_function(dso, vaddr - dso->dwarf_bias);
+	if (function && s->options.inline_frames)
+		count = inlined_at(s, &function->die, vaddr - dso->dwarf_bias, frames, max);
+	/* The enclosing function is the ELF symbol, as pprof names it;
+	 * DWARF's name where no symbol covers the PC, or its source name
+	 * where that is one of the symbol's aliases (__clock_gettime,
+	 * not clock_gettime: pprof's addr2line reads DWARF). */
+	if (!*symbol && function)
+		*symbol = die_name(&function->die);
+	else if (function && function->low + dso->dwarf_bias == elf->addr)
+		*symbol = source_alias(dso, elf, &function->die);
+	return count;
+}
+
+/* The interned name of symbol without its version: "memcpy@@GLIBC_2.14"
+ * is memcpy. */
+static const char *unversioned(struct cprof_symbolizer *s, const char *symbol)
+{
+	const char *at = strchr(symbol, '@');
+	char *plain = at && at > symbol ? g_strndup(symbol, (gsize)(at - symbol)) : NULL;
+	const char *name = intern_name(s, plain ? plain : symbol);
+
+	g_free(plain);
+	return name;
+}
+
 static struct answer *resolve(struct cprof_symbolizer *s, struct dso *dso, uint64_t vaddr)
 {
 	struct cprof_symbol frames[64];
@@ -689,25 +727,9 @@ static struct answer *resolve(struct cprof_symbolizer *s, struct dso *dso, uint6
 
 	elf = find_symbol(dso, vaddr);
 	symbol = elf ? elf->name : NULL;
-
-	if (s->options.inline_frames || !symbol) {
-		struct function_range *function;
-
-		if (!dso->indexed)
-			index_functions(dso);
-		function = find_function(dso, vaddr - dso->dwarf_bias);
-		if (function && s->options.inline_frames)
-			count = inlined_at(s, &function->die, vaddr - dso->dwarf_bias, frames,
+	if (s->options.inline_frames || !symbol)
+		count = enclosing_function(s, dso, vaddr, elf, &symbol, frames,
 					   G_N_ELEMENTS(frames) - 1);
-		/* The enclosing function is the ELF symbol, as pprof names it;
-		 * DWARF's name where no symbol covers the PC, or its source name
-		 * where that is one of the symbol's aliases (__clock_gettime,
-		 * not clock_gettime: pprof's addr2line reads DWARF). */
-		if (!symbol && function)
-			symbol = die_name(&function->die);
-		else if (function && function->low + dso->dwarf_bias == elf->addr)
-			symbol = source_alias(dso, elf, &function->die);
-	}
 	if (s->options.lines) {
 		const char *name = source_line(dso, vaddr, &line);
 
@@ -715,12 +737,7 @@ static struct answer *resolve(struct cprof_symbolizer *s, struct dso *dso, uint6
 			file = intern_utf8(s, name);
 	}
 	if (symbol) {
-		const char *at = strchr(symbol, '@');
-		char *plain = at && at > symbol ? g_strndup(symbol, (gsize)(at - symbol)) : NULL;
-
-		/* "memcpy@@GLIBC_2.14" is memcpy: the version is not part of it. */
-		frames[count].function = intern_name(s, plain ? plain : symbol);
-		g_free(plain);
+		frames[count].function = unversioned(s, symbol);
 		frames[count].file = NULL;
 		frames[count].line = 0;
 		count++;
@@ -951,15 +968,99 @@ static bool string_at(struct cprof_symbolizer *s, const char *strings, size_t le
 	return true;
 }
 
+/* Where the parts of a cache entry are. */
+struct cache_layout {
+	uint64_t num_segments, num_answers;
+	size_t frames_at;      /* the first answer */
+	const char *strings;   /* the string table, at the end */
+	uint64_t strings_len;
+};
+
+/* Walks the entry in r to find its parts; false when it is not whole. */
+static bool find_layout(struct reader *r, struct cache_layout *l)
+{
+	uint64_t i;
+
+	l->num_segments = get64(r);
+	if (r->bad || l->num_segments > 64 || r->len - r->pos < l->num_segments * 24)
+		return false;
+	r->pos += l->num_segments * 24;
+	l->num_answers = get64(r);
+	l->frames_at = r->pos;
+	for (i = 0; i < l->num_answers && !r->bad; i++) {
+		uint64_t count;
+
+		(void)get64(r);
+		count = get64(r);
+		if (r->bad || count > CACHE_MAX_FRAMES || r->len - r->pos < count * 16)
+			return false;
+		r->pos += count * 16;
+	}
+	l->strings_len = get64(r);
+	if (r->bad || l->strings_len != r->len - r->pos || l->strings_len > UINT32_MAX ||
+	    (l->strings_len > 0 && r->data[r->len - 1] != '\0'))
+		return false;
+	l->strings = (const char *)r->data + r->pos;
+	return true;
+}
+
+/* The answer at r's position, or NULL when its strings or line are bad. */
+static struct answer *cache_answer(struct cprof_symbolizer *s, struct reader *r,
+				   const struct cache_layout *l)
+{
+	uint64_t vaddr = get64(r), count = get64(r), j;
+	struct answer *answer = cprof_xmalloc(sizeof(*answer) + count * sizeof(answer->frames[0]));
+
+	answer->vaddr = vaddr;
+	answer->count = count;
+	for (j = 0; j < count; j++) {
+		struct cprof_symbol *frame = &answer->frames[j];
+		bool ok = string_at(s, l->strings, l->strings_len, get32(r), &frame->function);
+
+		ok = string_at(s, l->strings, l->strings_len, get32(r), &frame->file) && ok;
+		frame->line = (int)get32(r);
+		(void)get32(r);
+		if (!ok || frame->line < 0) {
+			free(answer);
+			return NULL;
+		}
+	}
+	return answer;
+}
+
+/* The answers of the entry by vaddr, or NULL when one is bad or two
+ * have the same vaddr. */
+static GHashTable *cache_answers(struct cprof_symbolizer *s, struct reader *r,
+				 const struct cache_layout *l)
+{
+	GHashTable *answers = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, free);
+	uint64_t i;
+
+	r->pos = l->frames_at;
+	for (i = 0; i < l->num_answers; i++) {
+		struct answer *answer = cache_answer(s, r, l);
+
+		if (answer && g_hash_table_contains(answers, &answer->vaddr)) {
+			free(answer);
+			answer = NULL;
+		}
+		if (!answer) {
+			g_hash_table_destroy(answers);
+			return NULL;
+		}
+		g_hash_table_insert(answers, &answer->vaddr, answer);
+	}
+	return answers;
+}
+
 /* Takes the answers of the entry for `file` when there is a whole one. */
 static bool cache_load(struct cprof_symbolizer *s, struct dso *dso, const char *file)
 {
 	struct reader r = { NULL, 0, 0, false };
-	uint64_t num_segments, num_answers, i, j, strings_len;
-	const char *strings;
+	struct cache_layout layout;
 	GHashTable *answers;
-	size_t frames_at;
 	void *payload;
+	uint64_t i;
 
 	if (!s->cache_dir || !cache_identify(s, dso, file))
 		return false;
@@ -968,65 +1069,20 @@ static bool cache_load(struct cprof_symbolizer *s, struct dso *dso, const char *
 	if (!payload)
 		return false;
 	r.data = payload;
-	/* The string table sits at the end: find it first. */
-	num_segments = get64(&r);
-	if (r.bad || num_segments > 64 || r.len - r.pos < num_segments * 24)
+	if (!find_layout(&r, &layout))
 		goto bad;
-	r.pos += num_segments * 24;
-	num_answers = get64(&r);
-	frames_at = r.pos;
-	for (i = 0; i < num_answers && !r.bad; i++) {
-		uint64_t count;
-
-		(void)get64(&r);
-		count = get64(&r);
-		if (r.bad || count > CACHE_MAX_FRAMES || r.len - r.pos < count * 16)
-			goto bad;
-		r.pos += count * 16;
-	}
-	strings_len = get64(&r);
-	if (r.bad || strings_len != r.len - r.pos || strings_len > UINT32_MAX ||
-	    (strings_len > 0 && r.data[r.len - 1] != '\0'))
-		goto bad;
-	strings = (const char *)r.data + r.pos;
-
 	r.pos = sizeof(uint64_t);
-	dso->segments = cprof_xcalloc(num_segments ? num_segments : 1, sizeof(*dso->segments));
-	dso->num_segments = num_segments;
-	for (i = 0; i < num_segments; i++) {
+	dso->segments = cprof_xcalloc(layout.num_segments ? layout.num_segments : 1,
+				      sizeof(*dso->segments));
+	dso->num_segments = layout.num_segments;
+	for (i = 0; i < layout.num_segments; i++) {
 		dso->segments[i].vaddr = get64(&r);
 		dso->segments[i].offset = get64(&r);
 		dso->segments[i].filesz = get64(&r);
 	}
-	answers = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, free);
-	r.pos = frames_at;
-	for (i = 0; i < num_answers; i++) {
-		uint64_t vaddr = get64(&r), count = get64(&r);
-		struct answer *answer = cprof_xmalloc(sizeof(*answer) +
-						      count * sizeof(answer->frames[0]));
-
-		answer->vaddr = vaddr;
-		answer->count = count;
-		for (j = 0; j < count; j++) {
-			struct cprof_symbol *frame = &answer->frames[j];
-			bool ok = string_at(s, strings, strings_len, get32(&r), &frame->function);
-
-			ok = string_at(s, strings, strings_len, get32(&r), &frame->file) && ok;
-			frame->line = (int)get32(&r);
-			(void)get32(&r);
-			if (!ok || frame->line < 0) {
-				free(answer);
-				g_hash_table_destroy(answers);
-				goto bad;
-			}
-		}
-		if (g_hash_table_contains(answers, &answer->vaddr)) {
-			free(answer);
-			g_hash_table_destroy(answers);
-			goto bad;
-		}
-		g_hash_table_insert(answers, &answer->vaddr, answer);
-	}
+	answers = cache_answers(s, &r, &layout);
+	if (!answers)
+		goto bad;
 	dso->answers = answers;
 	dso->usable = true;
 	free(payload);
