@@ -193,20 +193,25 @@ static void do_load(const char *url, struct cprof_loader *loader, struct cprof_p
 	if (count == 0)
 		cprof_die("load: no profile to load");
 	cprof_loader_check_operands((const char *const *)operands, count);
-	values = cprof_xcalloc(store->num_dims + 1, sizeof(*values));
-	for (i = 0; i < (int)store->num_dims; i++)
-		values[i] = "";
 	for (t = 0; t < tags->len; t++) {
 		const struct cprof_tag *tag = tags->items[t];
-		int d = dim_index(store, tag->name);
 
-		if (d < 0) {
+		if (dim_index(store, tag->name) < 0) {
 			char *list = dims_list(store);
 
 			cprof_die("--tag: '%s=%s': %s is not a dimension of %s (%s)", tag->name,
 				  tag->value, tag->name, url, list);
 		}
-		values[d] = tag->value;
+	}
+	/* Allocated once the tags are known good: nothing is left unfreed
+	 * by a refusal. */
+	values = cprof_xcalloc(store->num_dims + 1, sizeof(*values));
+	for (i = 0; i < (int)store->num_dims; i++)
+		values[i] = "";
+	for (t = 0; t < tags->len; t++) {
+		const struct cprof_tag *tag = tags->items[t];
+
+		values[dim_index(store, tag->name)] = tag->value;
 	}
 	/* Profiles are read one at a time and their rows sent on; none is
 	 * seen by a query before the whole load is committed, and a profile
@@ -465,19 +470,22 @@ static GString *where_sql(struct cprof_store *store, enum cprof_by by,
 static GString *group_columns(const struct cprof_store *store, char **group_names,
 			      size_t num_groups, const char *group_arg)
 {
-	GString *cols = g_string_new(NULL);
+	GString *cols;
 	size_t i, j;
 
 	for (i = 0; i < num_groups; i++) {
-		char *col;
-
 		if (!*group_names[i])
 			cprof_die("--group: '%s': an empty name", group_arg);
 		check_name(store, "--group", group_arg, group_names[i]);
 		for (j = 0; j < i; j++)
 			if (strcmp(group_names[i], group_names[j]) == 0)
 				cprof_die("--group: '%s': %s named twice", group_arg, group_names[i]);
-		col = column_sql(group_names[i]);
+	}
+	/* Built once every name is good: a refusal leaves nothing unfreed. */
+	cols = g_string_new(NULL);
+	for (i = 0; i < num_groups; i++) {
+		char *col = column_sql(group_names[i]);
+
 		g_string_append_printf(cols, "%s%s", i ? ", " : "", col);
 		g_free(col);
 	}
@@ -674,11 +682,13 @@ static void parse_where(struct cprof_ptrs *wheres, const char *arg)
 	tag = cprof_xmalloc(sizeof(*tag));
 	tag->name = g_strndup(arg, (gsize)(eq - arg));
 	tag->value = cprof_xstrdup(eq + 1);
+	/* Kept before any check, so that a refusal leaves nothing unreachable
+	 * (LeakSanitizer runs at exit). */
+	cprof_ptrs_add(wheres, tag);
 	if (!cprof_tag_name_ok(tag->name))
 		cprof_die("--where: '%s': NAME must match [a-z_][a-z0-9_]*", arg);
 	if (!g_utf8_validate(tag->value, -1, NULL))
 		cprof_die("--where: '%s': VALUE is not valid UTF-8", arg);
-	cprof_ptrs_add(wheres, tag);
 }
 
 /* Takes one option of the store's own (not the loader's nor the
