@@ -34,7 +34,7 @@ enum {
 /* Column names a dimension may not take. */
 static const char *const reserved[] = {
 	"profile", "by", "key", "count", "date", "load_id", "seq", "kind", "sample_type",
-	"period_us", NULL,
+	"period_us", "total", "num_keys", NULL,
 };
 
 static void usage(int status)
@@ -116,6 +116,23 @@ static int dim_index(const struct cprof_store *store, const char *name)
 	return -1;
 }
 
+/* Dies unless the store's tables are of the version this program
+ * writes and reads. */
+static void check_version(struct cprof_store *store)
+{
+	char *version = store->ops->meta(store, "version");
+	char line[64];
+
+	if (version && strcmp(version, CPROF_STORE_VERSION) == 0) {
+		free(version);
+		return;
+	}
+	snprintf(line, sizeof(line), "%s", version ? version : "none");
+	free(version);
+	cprof_die("%s: a store of version %s, this program's is " CPROF_STORE_VERSION
+		  " (cprof-store init a new one and load the profiles again)", store->url, line);
+}
+
 struct cprof_store *cprof_store_open(const char *url, bool create)
 {
 	struct cprof_store *store = cprof_xcalloc(1, sizeof(*store));
@@ -134,6 +151,7 @@ struct cprof_store *cprof_store_open(const char *url, bool create)
 	dims = store->ops->meta(store, "dims");
 	if (!dims)
 		cprof_die("%s: not a cprof store (cprof-store init makes one)", url);
+	check_version(store);
 	store->dims = *dims ? g_strsplit(dims, ",", -1) : g_new0(char *, 1);
 	store->num_dims = g_strv_length(store->dims);
 	free(dims);
@@ -236,6 +254,7 @@ static void do_load(const char *url, struct cprof_loader *loader, struct cprof_p
 		prof.seq = (uint32_t)i;
 		prof.sample_type = cprof_dist_sample_type(prof.dist);
 		prof.period_us = prof.dist->has_period ? (long long)prof.dist->period_us : -1;
+		prof.total = prof.dist->total;
 		store->ops->load_profile(store, &prof);
 		cprof_dist_free(prof.dist);
 	}
@@ -516,10 +535,8 @@ static void select_groups(struct query *query, char **group_names, const GString
 	for (i = 0; i < query->num_groups; i++)
 		g_string_append_printf(sql, "%s(\"%s\") AS c%zu, ", to_text, group_names[i], i);
 	g_string_append_printf(sql, "profile AS c%zu, load_id AS c%zu, seq AS c%zu, "
-			       "sample_type AS c%zu, period_us AS c%zu FROM rows WHERE %s "
-			       "GROUP BY %s%sload_id, seq, profile, sample_type, period_us",
-			       i, i + 1, i + 2, i + 3, i + 4, where->str, cols->str,
-			       query->num_groups ? ", " : "");
+			       "sample_type AS c%zu, period_us AS c%zu FROM profiles WHERE %s",
+			       i, i + 1, i + 2, i + 3, i + 4, where->str);
 	store->ops->select(store, sql->str, query->num_groups + 5, add_source, query);
 	g_string_free(sql, TRUE);
 }

@@ -294,66 +294,87 @@ static GPtrArray *cluster_servers(struct cprof_store *store, const char *cluster
 	return shards;
 }
 
-/* The CREATE statements of one server's tables. */
+/* Creates `table` of the dimensions and `columns` on `server`, ordered
+ * by kind, the dimensions, the date and then `last`; on a cluster,
+ * `table`_local and over it a Distributed `table` that puts a profile's
+ * rows on one shard, so that a shard that does not answer takes whole
+ * profiles out of an answer, never half. */
+static void create_table(struct cprof_store *store, const struct server *server,
+			 const char *table, const char *columns, const char *last,
+			 const char *const *dims, size_t num_dims, const char *cluster)
+{
+	struct clickhouse *ch = ch_of(store);
+	GString *cols = g_string_new(NULL), *order = g_string_new("kind");
+	char *sql, *q;
+	size_t i;
+
+	for (i = 0; i < num_dims; i++) {
+		g_string_append_printf(cols, "\"%s\" String, ", dims[i]);
+		g_string_append_printf(order, ", \"%s\"", dims[i]);
+	}
+	g_string_append(cols, columns);
+	g_string_append_printf(order, ", date, %s", last);
+	sql = g_strdup_printf("CREATE TABLE %s%s (%s) ENGINE = MergeTree() PARTITION BY "
+			      "toYYYYMM(date) ORDER BY (%s)", table, cluster ? "_local" : "",
+			      cols->str, order->str);
+	run(store, server, sql);
+	g_free(sql);
+	if (cluster) {
+		q = quote(cluster);
+		sql = g_strdup_printf("CREATE TABLE %s AS %s_local ENGINE = Distributed(%s, \"%s\", "
+				      "%s_local, cityHash64(load_id, seq))", table, table, q,
+				      ch->database, table);
+		run(store, server, sql);
+		g_free(sql);
+		free(q);
+	}
+	g_string_free(cols, TRUE);
+	g_string_free(order, TRUE);
+}
+
+/* Writes the store's metadata on one server. */
+static void write_meta(struct cprof_store *store, const struct server *server,
+		       const char *const *dims, const char *cluster, const char *shard)
+{
+	char *joined = g_strjoinv(",", (char **)dims), *qd = quote(joined);
+	char *qc = quote(cluster ? cluster : ""), *qs = quote(shard ? shard : "");
+	char *sql = g_strdup_printf("INSERT INTO cprof_meta VALUES ('dims', %s), ('version', '"
+				    CPROF_STORE_VERSION "'), ('cluster', %s), ('shard', %s)",
+				    qd, qc, qs);
+
+	run(store, server, sql);
+	g_free(sql);
+	free(qc);
+	free(qs);
+	free(qd);
+	g_free(joined);
+}
+
+/* Creates one server's database and tables. */
 static void create_tables(struct cprof_store *store, const struct server *server,
 			  const char *const *dims, size_t num_dims, const char *cluster,
 			  const char *shard)
 {
 	struct clickhouse *ch = ch_of(store);
-	GString *columns = g_string_new(NULL), *order = g_string_new("kind");
-	char *sql, *q, *joined;
-	size_t i;
+	char *sql = g_strdup_printf("CREATE DATABASE IF NOT EXISTS \"%s\"", ch->database);
 
-	for (i = 0; i < num_dims; i++) {
-		g_string_append_printf(columns, "\"%s\" String, ", dims[i]);
-		g_string_append_printf(order, ", \"%s\"", dims[i]);
-	}
-	g_string_append(columns, "date Date, profile String, load_id String, seq UInt32, "
-				 "kind String, key String, count UInt64, sample_type String, "
-				 "period_us Int64");
-	g_string_append(order, ", date, key");
-	sql = g_strdup_printf("CREATE DATABASE IF NOT EXISTS \"%s\"", ch->database);
 	ch->no_database = true;
 	run(store, server, sql);
 	ch->no_database = false;
 	g_free(sql);
-	sql = g_strdup_printf("CREATE TABLE cprof_meta (name String, value String) ENGINE = TinyLog");
-	run(store, server, sql);
-	g_free(sql);
+	run(store, server, "CREATE TABLE cprof_meta (name String, value String) ENGINE = TinyLog");
 	/* The committed loads: a query sees the rows of these only. */
 	run(store, server, "CREATE TABLE loads (load_id String, time DateTime, profiles UInt64, "
 			   "rows UInt64) ENGINE = MergeTree() ORDER BY load_id");
-	sql = g_strdup_printf("CREATE TABLE %s (%s) ENGINE = MergeTree() PARTITION BY toYYYYMM(date) "
-			      "ORDER BY (%s)", cluster ? "rows_local" : "rows", columns->str,
-			      order->str);
-	run(store, server, sql);
-	g_free(sql);
-	if (cluster) {
-		/* A profile's rows go to one shard: a shard that does not
-		 * answer takes whole profiles out of an answer, never half. */
-		q = quote(cluster);
-		sql = g_strdup_printf("CREATE TABLE rows AS rows_local ENGINE = Distributed(%s, \"%s\", "
-				      "rows_local, cityHash64(load_id, seq))", q, ch->database);
-		run(store, server, sql);
-		g_free(sql);
-		free(q);
-	}
-	joined = g_strjoinv(",", (char **)dims);
-	q = quote(joined);
-	{
-		char *qc = quote(cluster ? cluster : ""), *qs = quote(shard ? shard : "");
-
-		sql = g_strdup_printf("INSERT INTO cprof_meta VALUES ('dims', %s), ('version', '1'), "
-				      "('cluster', %s), ('shard', %s)", q, qc, qs);
-		free(qc);
-		free(qs);
-	}
-	run(store, server, sql);
-	g_free(sql);
-	free(q);
-	g_free(joined);
-	g_string_free(columns, TRUE);
-	g_string_free(order, TRUE);
+	create_table(store, server, "rows",
+		     "date Date, profile String, load_id String, seq UInt32, kind String, "
+		     "key String, count UInt64, sample_type String, period_us Int64", "key",
+		     dims, num_dims, cluster);
+	create_table(store, server, "profiles",
+		     "date Date, profile String, load_id String, seq UInt32, kind String, "
+		     "sample_type String, period_us Int64, total UInt64, num_keys UInt64",
+		     "profile", dims, num_dims, cluster);
+	write_meta(store, server, dims, cluster, shard);
 }
 
 static void init(struct cprof_store *store, const char *const *dims, size_t num_dims,
@@ -437,29 +458,55 @@ static char *meta(struct cprof_store *store, const char *name)
 	return value ? cprof_xstrdup(value) : NULL;
 }
 
-static void put_string(FILE *out, const char *s)
+/* RowBinary, the client's cheapest input: integers little-endian,
+ * strings as their length (LEB128) and bytes, a Date as its day number. */
+static void put_le(FILE *out, uint64_t value, int bytes)
 {
-	putc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	int i;
 
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			putc(c, out);
-	}
-	putc('"', out);
+	for (i = 0; i < bytes; i++)
+		putc((int)((value >> (8 * i)) & 0xff), out);
 }
 
-/* A load in progress: one INSERT client per shard at a time, each of at
- * most BATCH_ROWS rows of whole profiles, fed as the profiles are read. */
-struct loader_shard {
-	struct server server;
+static void put_string(FILE *out, const char *s)
+{
+	size_t len = strlen(s), n = len;
+
+	do {
+		putc((int)((n & 0x7f) | (n > 0x7f ? 0x80 : 0)), out);
+		n >>= 7;
+	} while (n);
+	fwrite(s, 1, len, out);
+}
+
+/* The day number of "YYYY-MM-DD" (days since 1970-01-01). */
+static uint16_t day_number(const char *date)
+{
+	unsigned y, m, d;
+	GDate day, epoch;
+
+	if (sscanf(date, "%4u-%2u-%2u", &y, &m, &d) != 3)
+		return 0;
+	g_date_clear(&day, 1);
+	g_date_clear(&epoch, 1);
+	g_date_set_dmy(&day, (GDateDay)d, (GDateMonth)m, (GDateYear)y);
+	g_date_set_dmy(&epoch, 1, 1, 1970);
+	return (uint16_t)g_date_days_between(&epoch, &day);
+}
+
+/* One INSERT client of a load, fed as the profiles are read; restarted
+ * after BATCH_ROWS rows. */
+struct stream {
 	struct client client;
 	bool open;
 	size_t rows;           /* in the open client */
+};
+
+/* A load in progress: on each shard, one client for the rows and one
+ * for the profiles, every shard's at work at once. */
+struct loader_shard {
+	struct server server;
+	struct stream rows, profiles;
 };
 
 static struct {
@@ -467,10 +514,18 @@ static struct {
 	const char *load_id;
 	struct loader_shard *shards;
 	size_t num_shards;
-	const char *table;     /* rows_local on a cluster, else rows */
-	char *insert;          /* the INSERT statement */
+	char *insert_rows, *insert_profiles;   /* the INSERT statements */
 	unsigned long long rows;
 } loading;
+
+static void kill_stream(struct stream *stream)
+{
+	if (!stream->open)
+		return;
+	kill(stream->client.pid, SIGKILL);
+	waitpid(stream->client.pid, NULL, 0);
+	stream->open = false;
+}
 
 /* At exit before the commit (a profile that did not read): kill the
  * clients before they see the end of their input, so that they send
@@ -480,65 +535,107 @@ static void kill_clients(void)
 {
 	size_t i;
 
-	for (i = 0; i < loading.num_shards; i++)
-		if (loading.shards[i].open) {
-			kill(loading.shards[i].client.pid, SIGKILL);
-			waitpid(loading.shards[i].client.pid, NULL, 0);
-			loading.shards[i].open = false;
-		}
+	for (i = 0; i < loading.num_shards; i++) {
+		kill_stream(&loading.shards[i].rows);
+		kill_stream(&loading.shards[i].profiles);
+	}
+}
+
+/* The first replica of each shard of the store's cluster, or its one
+ * server, into loading.shards. */
+static void loading_servers(struct cprof_store *store)
+{
+	struct clickhouse *ch = ch_of(store);
+	GPtrArray *servers = ch->servers;
+	const char *last = NULL;
+	guint i;
+
+	loading.shards = cprof_xcalloc(servers && servers->len ? servers->len : 1,
+				       sizeof(*loading.shards));
+	if (!ch->cluster) {
+		loading.shards[0].server.host = cprof_xstrdup(ch->server.host);
+		loading.shards[0].server.port = cprof_xstrdup(ch->server.port);
+		loading.num_shards = 1;
+		return;
+	}
+	for (i = 0; i < servers->len; i++) {
+		const struct shard *shard = g_ptr_array_index(servers, i);
+
+		if (last && strcmp(shard->num, last) == 0)
+			continue;
+		last = shard->num;
+		loading.shards[loading.num_shards].server.host = cprof_xstrdup(shard->server.host);
+		loading.shards[loading.num_shards].server.port = cprof_xstrdup(shard->server.port);
+		loading.num_shards++;
+	}
+	if (loading.num_shards == 0)
+		cprof_die("%s: cluster %s has no shard", store->url, ch->cluster);
+}
+
+/* The INSERT of the dimensions and `columns` into `table` (its local
+ * table on a cluster), in RowBinary. */
+static char *insert_sql(struct cprof_store *store, const char *table, const char *columns)
+{
+	GString *sql = g_string_new(NULL);
+	size_t d;
+
+	g_string_printf(sql, "INSERT INTO %s%s (", table, ch_of(store)->cluster ? "_local" : "");
+	for (d = 0; d < store->num_dims; d++)
+		g_string_append_printf(sql, "\"%s\", ", store->dims[d]);
+	g_string_append_printf(sql, "%s) FORMAT RowBinary", columns);
+	return g_string_free(sql, FALSE);
 }
 
 static void load_begin(struct cprof_store *store, const char *load_id)
 {
-	struct clickhouse *ch = ch_of(store);
-	GString *sql = g_string_new(NULL);
-	size_t d;
-
 	loading.store = store;
 	loading.load_id = load_id;
-	loading.table = ch->cluster ? "rows_local" : "rows";
-	if (ch->cluster) {
-		/* Straight into each shard's local table, every shard's client
-		 * at work at once; the first replica of each shard. */
-		GPtrArray *servers = ch->servers;
-		guint i;
-
-		loading.shards = cprof_xcalloc(servers->len ? servers->len : 1, sizeof(*loading.shards));
-		for (i = 0; i < servers->len; i++) {
-			const struct shard *shard = g_ptr_array_index(servers, i);
-
-			if (i > 0 && strcmp(shard->num, ((struct shard *)g_ptr_array_index(servers, i - 1))->num) == 0)
-				continue;
-			loading.shards[loading.num_shards].server.host = cprof_xstrdup(shard->server.host);
-			loading.shards[loading.num_shards].server.port = cprof_xstrdup(shard->server.port);
-			loading.num_shards++;
-		}
-		if (loading.num_shards == 0)
-			cprof_die("%s: cluster %s has no shard", store->url, ch->cluster);
-	} else {
-		loading.shards = cprof_xcalloc(1, sizeof(*loading.shards));
-		loading.shards[0].server.host = cprof_xstrdup(ch->server.host);
-		loading.shards[0].server.port = cprof_xstrdup(ch->server.port);
-		loading.num_shards = 1;
-	}
-	g_string_printf(sql, "INSERT INTO %s (", loading.table);
-	for (d = 0; d < store->num_dims; d++)
-		g_string_append_printf(sql, "\"%s\", ", store->dims[d]);
-	g_string_append(sql, CPROF_STORE_ROW_COLUMNS ") FORMAT JSONEachRow");
-	loading.insert = g_string_free(sql, FALSE);
+	loading_servers(store);
+	loading.insert_rows = insert_sql(store, "rows", CPROF_STORE_ROW_COLUMNS);
+	loading.insert_profiles = insert_sql(store, "profiles", CPROF_STORE_PROFILE_COLUMNS);
 	atexit(kill_clients);
 }
 
-static void finish_shard(struct loader_shard *shard)
+static void finish_stream(const struct server *server, struct stream *stream)
 {
 	char *error;
 
-	if (!shard->open)
+	if (!stream->open)
 		return;
-	shard->open = false;
-	error = client_finish(&shard->client);
+	stream->open = false;
+	error = client_finish(&stream->client);
 	if (error)
-		die_client(loading.store, &shard->server, error);
+		die_client(loading.store, server, error);
+}
+
+/* The client of `stream` on `server`, ready for `rows` more rows. */
+static FILE *stream_for(const struct server *server, struct stream *stream, const char *sql,
+			size_t rows)
+{
+	if (stream->open && stream->rows + rows > BATCH_ROWS)
+		finish_stream(server, stream);
+	if (!stream->open) {
+		client_start(loading.store, server, sql, true, &stream->client);
+		stream->open = true;
+		stream->rows = 0;
+	}
+	stream->rows += rows;
+	return stream->client.io;
+}
+
+/* The columns every table starts with: the dimensions, date, profile,
+ * load_id, seq. */
+static void put_head(FILE *out, const struct cprof_store *store,
+		     const struct cprof_store_profile *prof, uint16_t day)
+{
+	size_t d;
+
+	for (d = 0; d < store->num_dims; d++)
+		put_string(out, prof->dims[d]);
+	put_le(out, day, 2);
+	put_string(out, prof->name);
+	put_string(out, loading.load_id);
+	put_le(out, prof->seq, 4);
 }
 
 static void load_profile(struct cprof_store *store, const struct cprof_store_profile *prof)
@@ -546,36 +643,28 @@ static void load_profile(struct cprof_store *store, const struct cprof_store_pro
 	/* Profiles go round the shards, each whole to one. */
 	struct loader_shard *shard = &loading.shards[prof->seq % loading.num_shards];
 	const char *kind = cprof_by_name(prof->dist->by);
-	size_t d, i, n = prof->dist->entries.len;
+	size_t i, n = prof->dist->entries.len;
+	uint16_t day = day_number(prof->date);
 	FILE *out;
 
-	if (shard->open && shard->rows + n > BATCH_ROWS)
-		finish_shard(shard);
-	if (!shard->open) {
-		client_start(store, &shard->server, loading.insert, true, &shard->client);
-		shard->open = true;
-		shard->rows = 0;
-	}
-	out = shard->client.io;
+	out = stream_for(&shard->server, &shard->profiles, loading.insert_profiles, 1);
+	put_head(out, store, prof, day);
+	put_string(out, kind);
+	put_string(out, prof->sample_type);
+	put_le(out, (uint64_t)prof->period_us, 8);
+	put_le(out, prof->total, 8);
+	put_le(out, n, 8);
+	out = stream_for(&shard->server, &shard->rows, loading.insert_rows, n);
 	for (i = 0; i < n; i++) {
 		const struct cprof_entry *entry = prof->dist->entries.items[i];
 
-		putc('{', out);
-		for (d = 0; d < store->num_dims; d++) {
-			fprintf(out, "\"%s\":", store->dims[d]);
-			put_string(out, prof->dims[d]);
-			putc(',', out);
-		}
-		fprintf(out, "\"date\":\"%s\",\"profile\":", prof->date);
-		put_string(out, prof->name);
-		fprintf(out, ",\"load_id\":\"%s\",\"seq\":%u,\"kind\":\"%s\",\"key\":",
-			loading.load_id, prof->seq, kind);
+		put_head(out, store, prof, day);
+		put_string(out, kind);
 		put_string(out, entry->key);
-		fprintf(out, ",\"count\":%llu,\"sample_type\":", (unsigned long long)entry->count);
+		put_le(out, entry->count, 8);
 		put_string(out, prof->sample_type);
-		fprintf(out, ",\"period_us\":%lld}\n", prof->period_us);
+		put_le(out, (uint64_t)prof->period_us, 8);
 	}
-	shard->rows += n;
 	loading.rows += n;
 }
 
@@ -584,19 +673,22 @@ static void load_commit(struct cprof_store *store, size_t profiles)
 	char *sql, *q = quote(loading.load_id), *error;
 	size_t i, marked = 0;
 
-	for (i = 0; i < loading.num_shards; i++)
-		finish_shard(&loading.shards[i]);
+	for (i = 0; i < loading.num_shards; i++) {
+		finish_stream(&loading.shards[i].server, &loading.shards[i].rows);
+		finish_stream(&loading.shards[i].server, &loading.shards[i].profiles);
+	}
 	/* Every shard learns the load is whole, so that each one's rows are
 	 * seen even when another does not answer. */
 	sql = g_strdup_printf("INSERT INTO loads VALUES (%s, now(), %zu, %llu)", q, profiles,
 			      loading.rows);
 	for (i = 0; i < loading.num_shards; i++) {
-		client_start(store, &loading.shards[i].server, sql, true, &loading.shards[i].client);
-		loading.shards[i].open = true;
+		client_start(store, &loading.shards[i].server, sql, true,
+			     &loading.shards[i].rows.client);
+		loading.shards[i].rows.open = true;
 	}
 	for (i = 0; i < loading.num_shards; i++) {
-		loading.shards[i].open = false;
-		error = client_finish(&loading.shards[i].client);
+		loading.shards[i].rows.open = false;
+		error = client_finish(&loading.shards[i].rows.client);
 		if (error) {
 			if (marked)
 				cprof_die("%s: %s:%s: %s (load %s is seen on %zu of the %zu shards)",
@@ -616,7 +708,8 @@ static void load_commit(struct cprof_store *store, size_t profiles)
 	free(loading.shards);
 	loading.shards = NULL;
 	loading.num_shards = 0;
-	g_free(loading.insert);
+	g_free(loading.insert_rows);
+	g_free(loading.insert_profiles);
 }
 
 static void add_missing(void *data, const char *const *values, size_t count)

@@ -46,27 +46,41 @@ static char *quote(const char *s)
 	return copy;
 }
 
+/* Appends the CREATE TABLE of `table`: the dimensions, then `columns`. */
+static void create_table(GString *sql, const char *table, const char *const *dims,
+			 size_t num_dims, const char *columns)
+{
+	size_t i;
+
+	g_string_append_printf(sql, "CREATE TABLE %s (", table);
+	for (i = 0; i < num_dims; i++)
+		g_string_append_printf(sql, "\"%s\" TEXT NOT NULL, ", dims[i]);
+	g_string_append_printf(sql, "%s);\n", columns);
+}
+
 static void init(struct cprof_store *store, const char *const *dims, size_t num_dims,
 		 const char *cluster)
 {
 	GString *sql = g_string_new(NULL);
 	char *joined, *q;
-	size_t i;
 
 	if (cluster)
 		cprof_die("%s: --cluster: a SQLite store is one file, never a cluster", store->url);
-	g_string_append(sql, "BEGIN;\nCREATE TABLE cprof_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);\n"
-			     "CREATE TABLE rows (");
-	for (i = 0; i < num_dims; i++)
-		g_string_append_printf(sql, "\"%s\" TEXT NOT NULL, ", dims[i]);
-	g_string_append(sql, "date TEXT NOT NULL, profile TEXT NOT NULL, load_id TEXT NOT NULL, "
-			     "seq INTEGER NOT NULL, kind TEXT NOT NULL, key TEXT NOT NULL, "
-			     "count INTEGER NOT NULL, sample_type TEXT NOT NULL, "
-			     "period_us INTEGER NOT NULL);\n"
-			     "CREATE INDEX rows_by_date ON rows (kind, date);\n");
+	g_string_append(sql, "BEGIN;\nCREATE TABLE cprof_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);\n");
+	create_table(sql, "rows", dims, num_dims,
+		     "date TEXT NOT NULL, profile TEXT NOT NULL, load_id TEXT NOT NULL, "
+		     "seq INTEGER NOT NULL, kind TEXT NOT NULL, key TEXT NOT NULL, "
+		     "count INTEGER NOT NULL, sample_type TEXT NOT NULL, period_us INTEGER NOT NULL");
+	create_table(sql, "profiles", dims, num_dims,
+		     "date TEXT NOT NULL, profile TEXT NOT NULL, load_id TEXT NOT NULL, "
+		     "seq INTEGER NOT NULL, kind TEXT NOT NULL, sample_type TEXT NOT NULL, "
+		     "period_us INTEGER NOT NULL, total INTEGER NOT NULL, num_keys INTEGER NOT NULL");
+	g_string_append(sql, "CREATE INDEX rows_by_date ON rows (kind, date);\n"
+			     "CREATE INDEX profiles_by_date ON profiles (kind, date);\n");
 	joined = g_strjoinv(",", (char **)dims);
 	q = quote(joined);
-	g_string_append_printf(sql, "INSERT INTO cprof_meta VALUES ('dims', %s), ('version', '1');\nCOMMIT;", q);
+	g_string_append_printf(sql, "INSERT INTO cprof_meta VALUES ('dims', %s), "
+			       "('version', '" CPROF_STORE_VERSION "');\nCOMMIT;", q);
 	exec(store, sql->str);
 	free(q);
 	g_free(joined);
@@ -90,57 +104,93 @@ static char *meta(struct cprof_store *store, const char *name)
 
 /* The load in progress: one transaction, all of it or (the process dying
  * before COMMIT) none of it. */
-static sqlite3_stmt *insert;
+static sqlite3_stmt *insert_row, *insert_profile;
 static const char *insert_load_id;
+
+/* Prepares an INSERT into `table` of the dimensions and `count` more
+ * columns, `columns`. */
+static sqlite3_stmt *prepare_insert(struct cprof_store *store, const char *table,
+				    const char *columns, size_t count)
+{
+	GString *sql = g_string_new(NULL);
+	sqlite3_stmt *stmt;
+	size_t d;
+
+	g_string_printf(sql, "INSERT INTO %s (", table);
+	for (d = 0; d < store->num_dims; d++)
+		g_string_append_printf(sql, "\"%s\", ", store->dims[d]);
+	g_string_append_printf(sql, "%s) VALUES (", columns);
+	for (d = 0; d < store->num_dims + count; d++)
+		g_string_append(sql, d ? ", ?" : "?");
+	g_string_append(sql, ")");
+	if (sqlite3_prepare_v2(db_of(store), sql->str, -1, &stmt, NULL) != SQLITE_OK)
+		die_db(store, "insert");
+	g_string_free(sql, TRUE);
+	return stmt;
+}
 
 static void load_begin(struct cprof_store *store, const char *load_id)
 {
-	GString *sql = g_string_new("INSERT INTO rows (");
+	exec(store, "BEGIN");
+	insert_row = prepare_insert(store, "rows", CPROF_STORE_ROW_COLUMNS, 9);
+	insert_profile = prepare_insert(store, "profiles", CPROF_STORE_PROFILE_COLUMNS, 9);
+	insert_load_id = load_id;
+}
+
+/* Binds the columns every table starts with (the dimensions, date,
+ * profile, load_id, seq) to `stmt`; returns the next column. */
+static int bind_profile(struct cprof_store *store, sqlite3_stmt *stmt,
+			const struct cprof_store_profile *prof)
+{
+	int col = 1;
 	size_t d;
 
 	for (d = 0; d < store->num_dims; d++)
-		g_string_append_printf(sql, "\"%s\", ", store->dims[d]);
-	g_string_append(sql, CPROF_STORE_ROW_COLUMNS ") VALUES (");
-	for (d = 0; d < store->num_dims + 9; d++)
-		g_string_append(sql, d ? ", ?" : "?");
-	g_string_append(sql, ")");
-	exec(store, "BEGIN");
-	if (sqlite3_prepare_v2(db_of(store), sql->str, -1, &insert, NULL) != SQLITE_OK)
+		sqlite3_bind_text(stmt, col++, prof->dims[d], -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, col++, prof->date, -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, col++, prof->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, col++, insert_load_id, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(stmt, col++, prof->seq);
+	return col;
+}
+
+static void step(struct cprof_store *store, sqlite3_stmt *stmt)
+{
+	if (sqlite3_step(stmt) != SQLITE_DONE)
 		die_db(store, "insert");
-	insert_load_id = load_id;
-	g_string_free(sql, TRUE);
+	sqlite3_reset(stmt);
 }
 
 static void load_profile(struct cprof_store *store, const struct cprof_store_profile *prof)
 {
 	const char *kind = cprof_by_name(prof->dist->by);
-	size_t d, i;
+	size_t i;
+	int col = bind_profile(store, insert_profile, prof);
 
+	sqlite3_bind_text(insert_profile, col++, kind, -1, SQLITE_STATIC);
+	sqlite3_bind_text(insert_profile, col++, prof->sample_type, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(insert_profile, col++, prof->period_us);
+	sqlite3_bind_int64(insert_profile, col++, (sqlite3_int64)prof->total);
+	sqlite3_bind_int64(insert_profile, col++, (sqlite3_int64)prof->dist->entries.len);
+	step(store, insert_profile);
+	col = bind_profile(store, insert_row, prof);
+	sqlite3_bind_text(insert_row, col + 3, prof->sample_type, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(insert_row, col + 4, prof->period_us);
+	sqlite3_bind_text(insert_row, col, kind, -1, SQLITE_STATIC);
 	for (i = 0; i < prof->dist->entries.len; i++) {
 		const struct cprof_entry *entry = prof->dist->entries.items[i];
-		int col = 1;
 
-		for (d = 0; d < store->num_dims; d++)
-			sqlite3_bind_text(insert, col++, prof->dims[d], -1, SQLITE_STATIC);
-		sqlite3_bind_text(insert, col++, prof->date, -1, SQLITE_STATIC);
-		sqlite3_bind_text(insert, col++, prof->name, -1, SQLITE_STATIC);
-		sqlite3_bind_text(insert, col++, insert_load_id, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(insert, col++, prof->seq);
-		sqlite3_bind_text(insert, col++, kind, -1, SQLITE_STATIC);
-		sqlite3_bind_text(insert, col++, entry->key, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(insert, col++, (sqlite3_int64)entry->count);
-		sqlite3_bind_text(insert, col++, prof->sample_type, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(insert, col++, prof->period_us);
-		if (sqlite3_step(insert) != SQLITE_DONE)
-			die_db(store, "insert");
-		sqlite3_reset(insert);
+		sqlite3_bind_text(insert_row, col + 1, entry->key, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(insert_row, col + 2, (sqlite3_int64)entry->count);
+		step(store, insert_row);
 	}
 }
 
 static void load_commit(struct cprof_store *store, size_t profiles)
 {
-	sqlite3_finalize(insert);
-	insert = NULL;
+	sqlite3_finalize(insert_row);
+	sqlite3_finalize(insert_profile);
+	insert_row = insert_profile = NULL;
 	exec(store, "COMMIT");
 }
 

@@ -17,10 +17,20 @@ struct cprof_store_profile {
 	struct cprof_dist *dist;       /* one profile, keyed as loaded */
 	const char *sample_type;
 	long long period_us;           /* -1: none */
+	uint64_t total;                /* the sum of its rows' counts */
 };
+
+/* The version of the tables a store holds (its metadata's "version"):
+ * 2 keeps a row per profile in a table of its own, "profiles". */
+#define CPROF_STORE_VERSION "2"
 
 /* The columns of the rows table after the dimensions, in this order. */
 #define CPROF_STORE_ROW_COLUMNS "date, profile, load_id, seq, kind, key, count, sample_type, period_us"
+
+/* The columns of the profiles table (a row per profile loaded: what a
+ * query lists as its sources) after the dimensions, in this order. */
+#define CPROF_STORE_PROFILE_COLUMNS \
+	"date, profile, load_id, seq, kind, sample_type, period_us, total, num_keys"
 
 struct cprof_store;
 
