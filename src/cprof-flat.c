@@ -11,7 +11,7 @@
 #include "rows.h"
 #include "text.h"
 
-enum { OPT_FOLDED = 512, OPT_PPROF, OPT_ROWS, OPT_TAG };
+enum { OPT_FOLDED = 512, OPT_PPROF, OPT_ROWS, OPT_TAG, OPT_LABEL };
 
 /* Fields of every row, never tags. */
 static const char *const row_fields[] = { "profile", "by", "key", "count", NULL };
@@ -21,6 +21,8 @@ struct output {
 	bool compact, text, folded, pprof, rows;
 	uint64_t top;
 	struct cprof_ptrs tags;        /* --tag: struct cprof_tag * */
+	struct cprof_ptrs labels;      /* --label: struct cprof_tag *, FIELD=KEY */
+	struct cprof_ptrs label_keys;  /* their KEYs, borrowed */
 };
 
 static void usage(int status)
@@ -31,7 +33,7 @@ static void usage(int status)
 		"usage: %s [-chtV] [--by=KEY] [--cum] [-n N] [--folded | --pprof]\n"
 		"       [--sample-index=N|NAME] [--no-symbolize] [--no-inline] [--no-cache]\n"
 		"       [--symbols DIR] [--binary FILE] [--tag-filter NAME=VALUE]\n"
-		"       [--rows [--tag NAME=VALUE]...] [FILE ...]\n"
+		"       [--rows [--tag NAME=VALUE]... [--label NAME[=KEY]]...] [FILE ...]\n"
 		"Print the flat normalized distribution of CPU profiles as JSON.\n"
 		CPROF_LOAD_BY_HELP
 		CPROF_LOAD_SAMPLE_INDEX_HELP
@@ -42,7 +44,8 @@ static void usage(int status)
 		"      --folded    KEY COUNT lines instead of JSON\n"
 		"      --pprof     gzip-compressed profile.proto instead (never to a terminal)\n"
 		"      --rows      JSON Lines, one row per key of each input, not merged;\n"
-		"                  --tag NAME=VALUE adds a field to every row\n"
+		"                  --tag NAME=VALUE adds a field to every row, --label\n"
+		"                  NAME[=KEY] the value of a profile.proto label\n"
 		CPROF_LOAD_SYMBOL_HELP
 		"  -h, --help      this help;  -V, --version  the version\n",
 		cprof_progname);
@@ -59,6 +62,7 @@ static int parse_options(int argc, char **argv, struct cprof_loader *loader, str
 		{ "folded", no_argument, NULL, OPT_FOLDED },
 		{ "pprof", no_argument, NULL, OPT_PPROF },
 		{ "help", no_argument, NULL, 'h' },
+		{ "label", required_argument, NULL, OPT_LABEL },
 		{ "rows", no_argument, NULL, OPT_ROWS },
 		{ "tag", required_argument, NULL, OPT_TAG },
 		{ "top", required_argument, NULL, 'n' },
@@ -92,6 +96,9 @@ static int parse_options(int argc, char **argv, struct cprof_loader *loader, str
 		case OPT_TAG:
 			cprof_tag_parse(&out->tags, "--tag", optarg, row_fields);
 			break;
+		case OPT_LABEL:
+			cprof_label_parse(&out->labels, optarg, row_fields);
+			break;
 		default:
 			cprof_bad_option(opt, argv, options);
 		}
@@ -119,23 +126,37 @@ static void check_output(const struct output *out, const struct cprof_loader *lo
 		cprof_die("--rows excludes --text, --folded, --compact, --top, --pprof and --cum");
 	if (out->tags.len && !out->rows)
 		cprof_die("--tag: only with --rows");
+	if (out->labels.len && !out->rows)
+		cprof_die("--label: only with --rows");
+	cprof_labels_check(&out->tags, &out->labels);
 }
 
-/* Reads each input on its own and prints its rows. */
+/* Reads each input on its own (split by its --label values) and prints
+ * its rows. */
 static void print_rows(struct cprof_loader *loader, const char *const *inputs, int count,
-		       const struct output *out)
+		       struct output *out)
 {
-	struct cprof_dist **dists = cprof_xcalloc((size_t)count, sizeof(*dists));
+	struct cprof_ptrs parts = { 0 };
+	size_t from, j;
 	int i;
 
+	for (j = 0; j < out->labels.len; j++)
+		cprof_ptrs_add(&out->label_keys, ((struct cprof_tag *)out->labels.items[j])->value);
+	loader->read.row_labels = (const char *const *)out->label_keys.items;
+	loader->read.num_row_labels = out->label_keys.len;
 	for (i = 0; i < count; i++) {
-		cprof_loader_read(loader, inputs[i], &dists[i]);
-		cprof_rows_check(dists[i]);
+		from = parts.len;
+		cprof_loader_read_parts(loader, inputs[i], &parts);
+		for (j = from; j < parts.len; j++) {
+			struct cprof_part *part = parts.items[j];
+
+			part->input = (size_t)i;
+			cprof_rows_check(part->dist);
+		}
 	}
-	cprof_rows_print(dists, (size_t)count, &out->tags);
-	for (i = 0; i < count; i++)
-		cprof_dist_free(dists[i]);
-	free(dists);
+	cprof_rows_print((struct cprof_part **)parts.items, parts.len, &out->tags, &out->labels);
+	cprof_ptrs_clear(&parts, cprof_part_free);
+	cprof_ptrs_clear(&out->label_keys, NULL);
 }
 
 /* Reads and merges the inputs and prints the distribution. */
@@ -183,6 +204,7 @@ int main(int argc, char **argv)
 	else
 		print_flat(&loader, inputs, count, &out);
 	cprof_ptrs_clear(&out.tags, cprof_tag_free);
+	cprof_ptrs_clear(&out.labels, cprof_tag_free);
 	cprof_loader_free(&loader);
 	return cprof_finish_output(EXIT_OK);
 }

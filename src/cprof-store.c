@@ -21,6 +21,7 @@ enum {
 	OPT_DIMS,
 	OPT_CLUSTER,
 	OPT_TAG,
+	OPT_LABEL,
 	OPT_DATE,
 	OPT_WHERE,
 	OPT_GROUP,
@@ -43,9 +44,10 @@ static void usage(int status)
 
 	fprintf(out,
 		"usage: %s [--db DB] init [--dims NAME,...] [--cluster NAME]\n"
-		"       %s [--db DB] load [--tag NAME=VALUE]... [--date YYYY-MM-DD]\n"
-		"              [--by=KEY] [--sample-index=N|NAME] [--no-symbolize] [--no-inline]\n"
-		"              [--symbols DIR] [--binary FILE] PROFILE...\n"
+		"       %s [--db DB] load [--tag NAME=VALUE]... [--label NAME[=KEY]]...\n"
+		"              [--date YYYY-MM-DD] [--by=KEY] [--sample-index=N|NAME]\n"
+		"              [--no-symbolize] [--no-inline] [--symbols DIR] [--binary FILE]\n"
+		"              PROFILE...\n"
 		"       %s [--db DB] query|top [-ct] [--where NAME=VALUE]... [--by=KEY]\n"
 		"              [--group NAME,...] [--from DATE] [--to DATE] [-n N]\n"
 		"Keep profiles as rows with their dimensions; print flat distributions of them.\n"
@@ -54,6 +56,7 @@ static void usage(int status)
 		"  --dims LIST     the store's dimensions (default app,platform,build,host)\n"
 		"  --cluster NAME  ClickHouse: a Distributed table over the cluster's shards\n"
 		"  --tag N=V       a dimension's value for the profiles loaded\n"
+		"  --label N[=K]   dimension N from each sample's profile.proto label K\n"
 		"  --date DAY      their day (default: each file's modification day, UTC)\n"
 		"  --where N=V     only rows with that value (repeated name: any of the values)\n"
 		"  --group LIST    one flat per combination of these dimensions (JSON Lines)\n"
@@ -72,7 +75,7 @@ struct allowed {
 };
 
 static const int init_options[] = { OPT_DIMS, OPT_CLUSTER, 0 };
-static const int load_options[] = { OPT_TAG, OPT_DATE, CPROF_OPT_BY, CPROF_OPT_SAMPLE_INDEX,
+static const int load_options[] = { OPT_TAG, OPT_LABEL, OPT_DATE, CPROF_OPT_BY, CPROF_OPT_SAMPLE_INDEX,
 				     CPROF_OPT_NO_SYMBOLIZE, CPROF_OPT_NO_INLINE,
 				     CPROF_OPT_SYMBOLS, CPROF_OPT_BINARY, 0 };
 static const int query_options[] = { OPT_WHERE, OPT_GROUP, OPT_FROM, OPT_TO, CPROF_OPT_BY,
@@ -199,68 +202,125 @@ static void do_init(const char *url, const char *dims_arg, const char *cluster)
 	g_strfreev(dims);
 }
 
-static void do_load(const char *url, struct cprof_loader *loader, struct cprof_ptrs *tags,
-		    const char *date, char **operands, int count)
+/* Dies unless each of `tags` (--tag or --label) names a dimension. */
+static void check_dims(const struct cprof_store *store, const char *url, const char *option,
+		       const struct cprof_ptrs *tags)
 {
-	struct cprof_store *store = cprof_store_open(url, false);
-	const char **values;
-	char *load_id;
 	guint t;
-	int i;
 
-	if (count == 0)
-		cprof_die("load: no profile to load");
-	cprof_loader_check_operands((const char *const *)operands, count);
 	for (t = 0; t < tags->len; t++) {
 		const struct cprof_tag *tag = tags->items[t];
 
 		if (dim_index(store, tag->name) < 0) {
 			char *list = dims_list(store);
 
-			cprof_die("--tag: '%s=%s': %s is not a dimension of %s (%s)", tag->name,
+			cprof_die("%s: '%s=%s': %s is not a dimension of %s (%s)", option, tag->name,
 				  tag->value, tag->name, url, list);
 		}
 	}
-	/* Allocated once the tags are known good: nothing is left unfreed
-	 * by a refusal. */
-	values = cprof_xcalloc(store->num_dims + 1, sizeof(*values));
-	for (i = 0; i < (int)store->num_dims; i++)
-		values[i] = "";
-	for (t = 0; t < tags->len; t++) {
-		const struct cprof_tag *tag = tags->items[t];
+}
 
-		values[dim_index(store, tag->name)] = tag->value;
+/* What a load gives every profile: the --tag values of the dimensions
+ * ("" for the others), the --label dimensions, the date. */
+struct load_dims {
+	const char **values;   /* a value per dimension, for the part at hand */
+	const char **tagged;   /* the --tag values, "" where none */
+	int *label_dim;        /* the dimension of each --label */
+	size_t num_labels;
+	const char *date;      /* --date, or NULL */
+};
+
+/* The store's profile of `part` (of operand `name`, the seq-th). */
+static void profile_of(struct cprof_store_profile *prof, const struct load_dims *dims,
+		       struct cprof_store *store, const char *name, struct cprof_part *part,
+		       uint32_t seq)
+{
+	struct stat st;
+	size_t j;
+
+	memcpy(dims->values, dims->tagged, store->num_dims * sizeof(*dims->values));
+	for (j = 0; j < dims->num_labels; j++)
+		if (part->values[j])
+			dims->values[dims->label_dim[j]] = part->values[j];
+	cprof_rows_check(part->dist);
+	cprof_dist_sort(part->dist);
+	prof->dist = part->dist;
+	prof->name = part->dist->sources.items[0];
+	if (dims->date)
+		memcpy(prof->date, dims->date, 11);
+	else if (strcmp(name, "-") != 0 && stat(name, &st) == 0)
+		day_of(st.st_mtime, prof->date);
+	else
+		day_of(time(NULL), prof->date);
+	prof->dims = dims->values;
+	prof->seq = seq;
+	prof->sample_type = cprof_dist_sample_type(part->dist);
+	prof->period_us = part->dist->has_period ? (long long)part->dist->period_us : -1;
+	prof->total = part->dist->total;
+}
+
+/* The dimensions' values of a load; allocated once the tags and labels
+ * are known good, so that nothing is left unfreed by a refusal. */
+static void load_dims_init(struct load_dims *dims, const struct cprof_store *store,
+			   const struct cprof_ptrs *tags, const struct cprof_ptrs *labels,
+			   const char *date)
+{
+	size_t i;
+
+	dims->values = cprof_xcalloc(store->num_dims + 1, sizeof(*dims->values));
+	dims->tagged = cprof_xcalloc(store->num_dims + 1, sizeof(*dims->tagged));
+	dims->label_dim = cprof_xcalloc(labels->len + 1, sizeof(*dims->label_dim));
+	dims->num_labels = labels->len;
+	dims->date = date;
+	for (i = 0; i < store->num_dims; i++)
+		dims->tagged[i] = "";
+	for (i = 0; i < tags->len; i++) {
+		const struct cprof_tag *tag = tags->items[i];
+
+		dims->tagged[dim_index(store, tag->name)] = tag->value;
 	}
+	for (i = 0; i < labels->len; i++)
+		dims->label_dim[i] = dim_index(store, ((struct cprof_tag *)labels->items[i])->name);
+}
+
+static void do_load(const char *url, struct cprof_loader *loader, const struct cprof_ptrs *tags,
+		    const struct cprof_ptrs *labels, const char *date, char **operands, int count)
+{
+	struct cprof_store *store = cprof_store_open(url, false);
+	struct load_dims dims;
+	char *load_id;
+	int i;
+
+	if (count == 0)
+		cprof_die("load: no profile to load");
+	cprof_loader_check_operands((const char *const *)operands, count);
+	check_dims(store, url, "--tag", tags);
+	check_dims(store, url, "--label", labels);
+	cprof_labels_check(tags, labels);
+	load_dims_init(&dims, store, tags, labels, date);
 	/* Profiles are read one at a time and their rows sent on; none is
 	 * seen by a query before the whole load is committed, and a profile
 	 * that fails to read ends the program before that. */
 	load_id = g_uuid_string_random();
 	store->ops->load_begin(store, load_id);
 	for (i = 0; i < count; i++) {
-		struct cprof_store_profile prof = { 0 };
-		struct stat st;
+		struct cprof_ptrs parts = { 0 };
+		size_t p;
 
-		cprof_loader_read(loader, operands[i], &prof.dist);
-		cprof_rows_check(prof.dist);
-		cprof_dist_sort(prof.dist);
-		prof.name = prof.dist->sources.items[0];
-		if (date)
-			memcpy(prof.date, date, 11);
-		else if (strcmp(operands[i], "-") != 0 && stat(operands[i], &st) == 0)
-			day_of(st.st_mtime, prof.date);
-		else
-			day_of(time(NULL), prof.date);
-		prof.dims = values;
-		prof.seq = (uint32_t)i;
-		prof.sample_type = cprof_dist_sample_type(prof.dist);
-		prof.period_us = prof.dist->has_period ? (long long)prof.dist->period_us : -1;
-		prof.total = prof.dist->total;
-		store->ops->load_profile(store, &prof);
-		cprof_dist_free(prof.dist);
+		cprof_loader_read_parts(loader, operands[i], &parts);
+		for (p = 0; p < parts.len; p++) {
+			struct cprof_store_profile prof = { 0 };
+
+			profile_of(&prof, &dims, store, operands[i], parts.items[p], (uint32_t)i);
+			store->ops->load_profile(store, &prof);
+		}
+		cprof_ptrs_clear(&parts, cprof_part_free);
 	}
 	store->ops->load_commit(store, (size_t)count);
 	g_free(load_id);
-	free(values);
+	free(dims.values);
+	free(dims.tagged);
+	free(dims.label_dim);
 	cprof_store_close(store);
 }
 
@@ -569,6 +629,12 @@ static void note_sources(const char *url, struct group *group)
 	qsort(group->profiles->pdata, group->profiles->len, sizeof(gpointer), source_cmp);
 	for (j = 0; j < group->profiles->len; j++) {
 		const struct source *source = g_ptr_array_index(group->profiles, j);
+		const struct source *before = j ? g_ptr_array_index(group->profiles, j - 1) : NULL;
+
+		/* A profile split by --label has a row per part: one input. */
+		if (before && before->seq == source->seq &&
+		    strcmp(before->load_id, source->load_id) == 0)
+			continue;
 
 		cprof_dist_note_input(group->dist, source->profile, source->period_us >= 0,
 				      source->period_us >= 0 ? (uint64_t)source->period_us : 0);
@@ -669,6 +735,7 @@ static const struct option long_options[] = {
 	{ "from", required_argument, NULL, OPT_FROM },
 	{ "group", required_argument, NULL, OPT_GROUP },
 	{ "help", no_argument, NULL, 'h' },
+	{ "label", required_argument, NULL, OPT_LABEL },
 	{ "tag", required_argument, NULL, OPT_TAG },
 	{ "to", required_argument, NULL, OPT_TO },
 	{ "top", required_argument, NULL, 'n' },
@@ -684,6 +751,8 @@ struct options {
 	bool compact, text, top_given;
 	uint64_t top;
 	struct cprof_ptrs tags, wheres;  /* --tag, --where: struct cprof_tag * */
+	struct cprof_ptrs labels;        /* --label FIELD=KEY: struct cprof_tag * */
+	struct cprof_ptrs label_keys;    /* their KEYs, borrowed */
 	GArray *given;                   /* int: each option given, in order */
 };
 
@@ -747,6 +816,13 @@ static void store_option(struct options *opts, int opt, char **argv)
 		break;
 	case OPT_TAG:
 		cprof_tag_parse(&opts->tags, "--tag", optarg, reserved);
+		break;
+	case OPT_LABEL:
+		cprof_label_parse(&opts->labels, optarg, reserved);
+		cprof_ptrs_add(&opts->label_keys,
+			       ((struct cprof_tag *)opts->labels.items[opts->labels.len - 1])->value);
+		opts->loader.read.row_labels = (const char *const *)opts->label_keys.items;
+		opts->loader.read.num_row_labels = opts->label_keys.len;
 		break;
 	case OPT_TO:
 		parse_day("--to", optarg, opts->to);
@@ -836,8 +912,8 @@ static void run_command(struct options *opts, const struct allowed *command, cha
 			cprof_die("init: takes no operand ('%s')", argv[1]);
 		do_init(opts->db, opts->dims, opts->cluster);
 	} else if (strcmp(command->command, "load") == 0) {
-		do_load(opts->db, &opts->loader, &opts->tags, opts->date[0] ? opts->date : NULL,
-			argv + 1, argc - 1);
+		do_load(opts->db, &opts->loader, &opts->tags, &opts->labels,
+			opts->date[0] ? opts->date : NULL, argv + 1, argc - 1);
 	} else {
 		if (argc > 1)
 			cprof_die("%s: takes no operand ('%s')", command->command, argv[1]);
@@ -871,6 +947,8 @@ int main(int argc, char **argv)
 	check_options(&opts, command);
 	run_command(&opts, command, argv, argc);
 	cprof_ptrs_clear(&opts.tags, cprof_tag_free);
+	cprof_ptrs_clear(&opts.labels, cprof_tag_free);
+	cprof_ptrs_clear(&opts.label_keys, NULL);
 	cprof_ptrs_clear(&opts.wheres, cprof_tag_free);
 	g_array_free(opts.given, TRUE);
 	cprof_loader_free(&opts.loader);

@@ -92,11 +92,13 @@ static void start_symbolizer(struct cprof_loader *loader)
 	loader->key.symbolizer = cprof_symbolizer_new(&options);
 }
 
-void cprof_loader_read(struct cprof_loader *loader, const char *name, struct cprof_dist **dist)
+/* Reads `name` whole; dies on any error and on a sample type other than
+ * the inputs' before it.  *type: its sample type. */
+static struct cprof_profile *read_profile(struct cprof_loader *loader, const char *name,
+					  const char **type)
 {
 	struct cprof_error err = { { 0 }, 0 };
 	struct cprof_profile *profile;
-	const char *type;
 
 	loader->read.label_key = cprof_by_label_key(loader->key.by);
 	if (loader->read.label_key && loader->key.cum)
@@ -107,17 +109,26 @@ void cprof_loader_read(struct cprof_loader *loader, const char *name, struct cpr
 		cprof_die_input(name, &err);
 	if (profile->replaced_utf8)
 		cprof_warn("%s: names that are not valid UTF-8 were replaced by U+FFFD", name);
-	type = profile->format == CPROF_FORMAT_FLAT ? cprof_dist_sample_type(profile->flat) :
-	       profile->sample_type ? profile->sample_type : "samples/count";
+	*type = profile->format == CPROF_FORMAT_FLAT ? cprof_dist_sample_type(profile->flat) :
+		profile->sample_type ? profile->sample_type : "samples/count";
 	if (!loader->sample_type)
-		loader->sample_type = cprof_xstrdup(type);
-	else if (strcmp(loader->sample_type, type) != 0)
-		cprof_die("%s: sample type %s differs from %s of the input before it", name, type,
+		loader->sample_type = cprof_xstrdup(*type);
+	else if (strcmp(loader->sample_type, *type) != 0)
+		cprof_die("%s: sample type %s differs from %s of the input before it", name, *type,
 			  loader->sample_type);
 	if (profile->format != CPROF_FORMAT_FOLDED && profile->format != CPROF_FORMAT_FLAT &&
 	    (loader->key.by == CPROF_BY_FUNCTION || loader->key.by == CPROF_BY_LINE ||
 	     loader->key.by == CPROF_BY_STACK))
 		start_symbolizer(loader);
+	return profile;
+}
+
+/* Keys `profile` into *dist (created when NULL) and notes it as an input. */
+static void key_profile(struct cprof_loader *loader, const char *name,
+			struct cprof_profile *profile, const char *type, struct cprof_dist **dist)
+{
+	struct cprof_error err = { { 0 }, 0 };
+
 	if (!*dist)
 		*dist = cprof_dist_new(loader->key.by, loader->key.cum);
 	if (cprof_profile_to_dist(profile, &loader->key, *dist, &err) < 0)
@@ -125,7 +136,169 @@ void cprof_loader_read(struct cprof_loader *loader, const char *name, struct cpr
 	cprof_dist_note_input(*dist, name, profile->has_period, profile->period_us);
 	if (cprof_dist_note_sample_type(*dist, type, &err) < 0)
 		cprof_die_input(name, &err);
+}
+
+void cprof_loader_read(struct cprof_loader *loader, const char *name, struct cprof_dist **dist)
+{
+	const char *type;
+	struct cprof_profile *profile = read_profile(loader, name, &type);
+
+	key_profile(loader, name, profile, type, dist);
 	cprof_profile_free(profile);
+}
+
+/* A tuple of row label values: interned, so equal values are the same
+ * pointer, and a tuple is hashed and compared by its pointers. */
+struct tuple {
+	const char *const *values;
+	size_t n;
+};
+
+static guint tuple_hash(gconstpointer key)
+{
+	const struct tuple *t = key;
+	guint h = 5381;
+	size_t j;
+
+	for (j = 0; j < t->n; j++)
+		h = h * 33 + g_direct_hash(t->values[j]);
+	return h;
+}
+
+static gboolean tuple_equal(gconstpointer a, gconstpointer b)
+{
+	const struct tuple *x = a, *y = b;
+
+	return memcmp(x->values, y->values, x->n * sizeof(*x->values)) == 0;
+}
+
+/* The part of each stack of `profile` by its row labels' values, into
+ * part_of[i]; returns the number of parts. */
+static size_t assign_parts(const struct cprof_profile *profile, size_t n, size_t *part_of,
+			   struct tuple *tuples)
+{
+	GHashTable *seen = g_hash_table_new(tuple_hash, tuple_equal);
+	size_t i, parts = 0;
+
+	for (i = 0; i < profile->stacks.len; i++) {
+		gpointer found;
+
+		tuples[i].values = profile->row_labels + i * n;
+		tuples[i].n = n;
+		found = g_hash_table_lookup(seen, &tuples[i]);
+		if (!found) {
+			found = GSIZE_TO_POINTER(++parts);
+			g_hash_table_insert(seen, &tuples[i], found);
+		}
+		part_of[i] = GPOINTER_TO_SIZE(found) - 1;
+	}
+	g_hash_table_destroy(seen);
+	return parts;
+}
+
+/* A profile that borrows the stacks of `profile` in part `part`. */
+static struct cprof_profile *view_of(const struct cprof_profile *profile, const size_t *part_of,
+				     size_t part)
+{
+	struct cprof_profile *view = cprof_xmalloc(sizeof(*view));
+	struct cprof_ptrs labels = { 0 };
+	size_t i;
+
+	*view = *profile;
+	memset(&view->stacks, 0, sizeof(view->stacks));
+	view->row_labels = NULL;
+	view->total = 0;
+	for (i = 0; i < profile->stacks.len; i++) {
+		const struct cprof_stack *stack = profile->stacks.items[i];
+
+		if (part_of[i] != part)
+			continue;
+		if (profile->labels)
+			cprof_ptrs_add(&labels, (void *)profile->labels[i]);
+		cprof_ptrs_add(&view->stacks, (void *)stack);
+		view->total += stack->count;
+	}
+	view->labels = profile->labels ? (const char **)labels.items : NULL;
+	return view;
+}
+
+static void free_view(struct cprof_profile *view)
+{
+	cprof_ptrs_clear(&view->stacks, NULL);
+	free(view->labels);
+	free(view);
+}
+
+static struct cprof_part *new_part(size_t n, const char *const *values)
+{
+	struct cprof_part *part = cprof_xcalloc(1, sizeof(*part));
+	size_t j;
+
+	part->num_values = n;
+	part->values = cprof_xcalloc(n ? n : 1, sizeof(*part->values));
+	for (j = 0; j < n; j++)
+		part->values[j] = values && values[j] ? cprof_xstrdup(values[j]) : NULL;
+	return part;
+}
+
+/* Keys each part of `profile` (`parts` of them, part_of[i] the part of
+ * stack i) into parts appended to `out`. */
+static void key_parts(struct cprof_loader *loader, const char *name,
+		      const struct cprof_profile *profile, const char *type, const size_t *part_of,
+		      size_t parts, struct cprof_ptrs *out)
+{
+	size_t n = loader->read.num_row_labels, p, i = 0;
+
+	for (p = 0; p < parts; p++) {
+		struct cprof_profile *view = view_of(profile, part_of, p);
+		struct cprof_part *part;
+
+		while (part_of[i] != p)
+			i++;
+		part = new_part(n, profile->row_labels + i * n);
+		key_profile(loader, name, view, type, &part->dist);
+		cprof_ptrs_add(out, part);
+		free_view(view);
+	}
+}
+
+void cprof_loader_read_parts(struct cprof_loader *loader, const char *name,
+			     struct cprof_ptrs *parts)
+{
+	size_t n = loader->read.num_row_labels, count, *part_of;
+	const char *type;
+	struct cprof_profile *profile = read_profile(loader, name, &type);
+	struct tuple *tuples;
+
+	if (!profile->row_labels || profile->stacks.len == 0) {
+		struct cprof_part *part = new_part(n, NULL);
+
+		key_profile(loader, name, profile, type, &part->dist);
+		cprof_ptrs_add(parts, part);
+		cprof_profile_free(profile);
+		return;
+	}
+	part_of = cprof_xcalloc(profile->stacks.len, sizeof(*part_of));
+	tuples = cprof_xcalloc(profile->stacks.len, sizeof(*tuples));
+	count = assign_parts(profile, n, part_of, tuples);
+	key_parts(loader, name, profile, type, part_of, count, parts);
+	free(tuples);
+	free(part_of);
+	cprof_profile_free(profile);
+}
+
+void cprof_part_free(void *data)
+{
+	struct cprof_part *part = data;
+	size_t j;
+
+	if (!part)
+		return;
+	for (j = 0; j < part->num_values; j++)
+		free(part->values[j]);
+	cprof_dist_free(part->dist);
+	free(part->values);
+	free(part);
 }
 
 void cprof_loader_check_operands(const char *const *names, int count)

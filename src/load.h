@@ -71,6 +71,26 @@ bool cprof_loader_option(struct cprof_loader *loader, int opt, const char *arg);
  * that of the inputs read before it. */
 void cprof_loader_read(struct cprof_loader *loader, const char *name, struct cprof_dist **dist);
 
+/* One part of a profile read for rows: the samples that carry the same
+ * values of the --label names (loader->read.row_labels). */
+struct cprof_part {
+	struct cprof_dist *dist;
+	size_t input;          /* for the caller: the operand's place */
+	size_t num_values;
+	char **values;         /* one per --label name, owned; NULL: not carried */
+};
+
+/* Reads `name` as cprof_loader_read does, into one distribution per
+ * distinct values of the row labels its samples carry (one, every value
+ * NULL, when none are asked or the input has no labels), appended to
+ * `parts` (struct cprof_part *, freed with cprof_part_free).  Each part's
+ * total is the sum of its counts. */
+void cprof_loader_read_parts(struct cprof_loader *loader, const char *name,
+			     struct cprof_ptrs *parts);
+
+/* Frees a part; accepts NULL. */
+void cprof_part_free(void *part);
+
 /* Dies unless standard input ("-") is named at most once among the
  * `count` operands: it can be read only once. */
 void cprof_loader_check_operands(const char *const *names, int count);

@@ -201,6 +201,7 @@ void cprof_profile_free(struct cprof_profile *profile)
 	cprof_dist_free(profile->flat);
 	cprof_locations_free(profile->locations);
 	g_free(profile->labels);
+	g_free(profile->row_labels);
 	g_free(profile->sample_type);
 	free(profile);
 }

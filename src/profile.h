@@ -52,6 +52,10 @@ struct cprof_profile {
 	bool exact_pcs;        /* no PC is a return address: none is looked up at PC-1 */
 	struct cprof_locations *locations; /* profile.proto: stacks hold their indexes */
 	const char **labels;   /* --by=label:KEY: the key of stacks[i] (g_free the array) */
+	/* The values of the options' row_labels the samples of stacks[i]
+	 * carry: row_labels[i * num_row_labels + j] (NULL: none), interned;
+	 * NULL when none were asked or the format has no labels. */
+	const char **row_labels;
 };
 
 /* The options of reading an input beyond its name. */
@@ -60,6 +64,8 @@ struct cprof_read_options {
 	const char *const *tag_filters; /* --tag-filter KEY=VALUE: samples must match each */
 	size_t num_tag_filters;
 	const char *label_key;         /* --by=label:KEY: the KEY, or NULL */
+	const char *const *row_labels; /* --rows --label NAME: the NAMEs */
+	size_t num_row_labels;
 };
 
 /* Reads the input `name` ("-" is standard input), detecting its format by

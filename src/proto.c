@@ -1374,14 +1374,12 @@ static bool filter_keeps(const struct reader *r, const struct stack *s, const ch
 	return false;
 }
 
-/* The key of `s` for --by=label:KEY: the values of its labels KEY, the
- * strings then the numbers (with their unit), joined by ',' as pprof's
- * -tagroot joins them; "[no KEY]" when it has none.  Interned in the
- * locations' names. */
-static const char *label_key_of(struct reader *r, struct cprof_profile *profile,
-				const struct stack *s, GString *buf)
+/* The values of `s`'s labels `key`, the strings then the numbers (with
+ * their unit), joined by ',' as pprof's -tagroot joins them, interned in
+ * the locations' names; NULL when it has none. */
+static const char *label_value(struct reader *r, struct cprof_profile *profile,
+			       const struct stack *s, const char *key, GString *buf)
 {
-	const char *key = r->options->label_key;
 	size_t key_len = strlen(key);
 	uint32_t i;
 	int pass;
@@ -1408,8 +1406,32 @@ static const char *label_key_of(struct reader *r, struct cprof_profile *profile,
 		}
 	}
 	if (buf->len == 0)
-		g_string_printf(buf, "[no %s]", key);
+		return NULL;
 	return g_string_chunk_insert_const(profile->locations->names, buf->str);
+}
+
+/* The key of `s` for --by=label:KEY: its value, or "[no KEY]". */
+static const char *label_key_of(struct reader *r, struct cprof_profile *profile,
+				const struct stack *s, GString *buf)
+{
+	const char *key = r->options->label_key, *value;
+
+	value = label_value(r, profile, s, key, buf);
+	if (value)
+		return value;
+	g_string_printf(buf, "[no %s]", key);
+	return g_string_chunk_insert_const(profile->locations->names, buf->str);
+}
+
+/* Appends the values of the row labels of `s` to `values`. */
+static void add_row_labels(struct reader *r, struct cprof_profile *profile,
+			   const struct stack *s, GPtrArray *values, GString *buf)
+{
+	size_t j;
+
+	for (j = 0; j < r->options->num_row_labels; j++)
+		g_ptr_array_add(values, (gpointer)label_value(r, profile, s,
+							      r->options->row_labels[j], buf));
 }
 
 static bool filters_keep(const struct reader *r, const struct stack *s)
@@ -1430,6 +1452,7 @@ static int build_stacks(struct reader *r, struct cprof_profile *profile, GHashTa
 	size_t *indexes = NULL, cap = 0, i;
 	uint64_t empty = r->locations->len;
 	GPtrArray *labels = r->options->label_key ? g_ptr_array_new() : NULL;
+	GPtrArray *row_labels = r->options->num_row_labels ? g_ptr_array_new() : NULL;
 	GString *buf = g_string_new(NULL);
 
 	for (i = 0; i < r->stack_list->len; i++) {
@@ -1445,6 +1468,8 @@ static int build_stacks(struct reader *r, struct cprof_profile *profile, GHashTa
 			g_string_free(buf, TRUE);
 			if (labels)
 				g_ptr_array_free(labels, TRUE);
+			if (row_labels)
+				g_ptr_array_free(row_labels, TRUE);
 			return fail(r, s->at, "sample", "the values' sum overflows");
 		}
 		profile->total += value;
@@ -1470,11 +1495,15 @@ static int build_stacks(struct reader *r, struct cprof_profile *profile, GHashTa
 		cprof_ptrs_add(&profile->stacks, out);
 		if (labels)
 			g_ptr_array_add(labels, (gpointer)label_key_of(r, profile, s, buf));
+		if (row_labels)
+			add_row_labels(r, profile, s, row_labels, buf);
 	}
 	free(indexes);
 	g_string_free(buf, TRUE);
 	if (labels)
 		profile->labels = (const char **)g_ptr_array_free(labels, FALSE);
+	if (row_labels)
+		profile->row_labels = (const char **)g_ptr_array_free(row_labels, FALSE);
 	return 0;
 }
 
@@ -1527,7 +1556,8 @@ int cprof_proto_read(struct cprof_input *in, struct cprof_profile *profile,
 	int status = -1;
 
 	r.options = options ? options : &defaults;
-	r.keep_labels = r.options->num_tag_filters > 0 || r.options->label_key;
+	r.keep_labels = r.options->num_tag_filters > 0 || r.options->label_key ||
+			r.options->num_row_labels > 0;
 	profile->format = CPROF_FORMAT_PPROF;
 	profile->exact_pcs = true;
 	r.err = err;

@@ -83,50 +83,110 @@ void cprof_rows_check(const struct cprof_dist *dist)
 			  source);
 }
 
-/* Profiles by name, bytewise, then by their place among the operands. */
+void cprof_label_parse(struct cprof_ptrs *labels, const char *arg, const char *const *reserved)
+{
+	char *spec = strchr(arg, '=') ? cprof_xstrdup(arg) : g_strdup_printf("%s=%s", arg, arg);
+
+	/* Checked here, so that the message names what was given. */
+	if (!strchr(arg, '=') && !cprof_tag_name_ok(arg)) {
+		g_free(spec);
+		cprof_die("--label: '%s': NAME must match [a-z_][a-z0-9_]*", arg);
+	}
+	for (; !strchr(arg, '=') && reserved && *reserved; reserved++)
+		if (strcmp(arg, *reserved) == 0) {
+			g_free(spec);
+			cprof_die("--label: '%s': %s is a field of every row", arg, arg);
+		}
+	if (!strchr(spec, '=')[1]) {
+		g_free(spec);
+		cprof_die("--label: '%s': an empty label KEY", arg);
+	}
+	cprof_tag_parse(labels, "--label", spec, reserved);
+	g_free(spec);
+}
+
+void cprof_labels_check(const struct cprof_ptrs *tags, const struct cprof_ptrs *labels)
+{
+	guint i, j;
+
+	for (i = 0; i < labels->len; i++)
+		for (j = 0; j < tags->len; j++) {
+			const struct cprof_tag *label = labels->items[i], *tag = tags->items[j];
+
+			if (strcmp(label->name, tag->name) == 0)
+				cprof_die("--label: '%s': %s is a --tag too", label->name, tag->name);
+		}
+}
+
+/* Two label values, absent first, then bytewise. */
+static int value_cmp(const char *x, const char *y)
+{
+	if (!x || !y)
+		return x ? 1 : y ? -1 : 0;
+	return strcmp(x, y);
+}
+
+/* Parts by profile name, bytewise, then by their place among the
+ * operands, then by their label values. */
 static int by_source(const void *a, const void *b)
 {
-	const struct cprof_dist *x = *(struct cprof_dist *const *)a;
-	const struct cprof_dist *y = *(struct cprof_dist *const *)b;
-	int c = strcmp(x->sources.items[0], y->sources.items[0]);
+	const struct cprof_part *x = *(struct cprof_part *const *)a;
+	const struct cprof_part *y = *(struct cprof_part *const *)b;
+	int c = strcmp(x->dist->sources.items[0], y->dist->sources.items[0]);
+	size_t j;
 
 	if (c)
 		return c;
-	return x->num_inputs < y->num_inputs ? -1 : x->num_inputs > y->num_inputs;
+	if (x->input != y->input)
+		return x->input < y->input ? -1 : 1;
+	for (j = 0; j < x->num_values; j++)
+		if ((c = value_cmp(x->values[j], y->values[j])))
+			return c;
+	return 0;
 }
 
-void cprof_rows_print(struct cprof_dist **dists, size_t count, const struct cprof_ptrs *tags)
+/* The row of one key of `part`. */
+static json_t *row_of(const struct cprof_part *part, const struct cprof_entry *entry,
+		      const struct cprof_ptrs *tags, const struct cprof_ptrs *labels)
 {
-	size_t d, i;
+	const struct cprof_dist *dist = part->dist;
+	json_t *row = json_object();
 	guint t;
 
-	/* num_inputs is 1 in each: borrow it for the operand's place. */
-	for (d = 0; d < count; d++)
-		dists[d]->num_inputs = d;
-	qsort(dists, count, sizeof(*dists), by_source);
-	for (d = 0; d < count; d++) {
-		struct cprof_dist *dist = dists[d];
+	if (!row)
+		cprof_die_oom();
+	cprof_json_set(row, "profile", cprof_json_string(dist->sources.items[0]));
+	cprof_json_set(row, "by", json_string(cprof_by_name(dist->by)));
+	cprof_json_set(row, "key", cprof_json_string(entry->key));
+	cprof_json_set(row, "count", json_integer((json_int_t)entry->count));
+	for (t = 0; t < tags->len; t++) {
+		const struct cprof_tag *tag = tags->items[t];
 
-		cprof_dist_sort(dist);
-		for (i = 0; i < dist->entries.len; i++) {
-			const struct cprof_entry *entry = dist->entries.items[i];
-			json_t *row = json_object();
+		cprof_json_set(row, tag->name, cprof_json_string(tag->value));
+	}
+	for (t = 0; t < labels->len && t < part->num_values; t++) {
+		const struct cprof_tag *label = labels->items[t];
 
-			if (!row)
-				cprof_die_oom();
-			cprof_json_set(row, "profile", cprof_json_string(dist->sources.items[0]));
-			cprof_json_set(row, "by", json_string(cprof_by_name(dist->by)));
-			cprof_json_set(row, "key", cprof_json_string(entry->key));
-			cprof_json_set(row, "count", json_integer((json_int_t)entry->count));
-			for (t = 0; t < tags->len; t++) {
-				const struct cprof_tag *tag = tags->items[t];
+		cprof_json_set(row, label->name, part->values[t] ?
+			       cprof_json_string(part->values[t]) : json_null());
+	}
+	return row;
+}
 
-				cprof_json_set(row, tag->name, cprof_json_string(tag->value));
-			}
+void cprof_rows_print(struct cprof_part **parts, size_t count, const struct cprof_ptrs *tags,
+		      const struct cprof_ptrs *labels)
+{
+	size_t p, i;
+
+	qsort(parts, count, sizeof(*parts), by_source);
+	for (p = 0; p < count; p++) {
+		cprof_dist_sort(parts[p]->dist);
+		for (i = 0; i < parts[p]->dist->entries.len; i++) {
+			json_t *row = row_of(parts[p], parts[p]->dist->entries.items[i], tags, labels);
+
 			cprof_json_dump(stdout, row, true);
 			fputc('\n', stdout);
 			json_decref(row);
 		}
-		dists[d]->num_inputs = 1;
 	}
 }

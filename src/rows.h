@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "dist.h"
+#include "load.h"
 #include "ptrs.h"
 
 /* One --tag NAME=VALUE; both owned. */
@@ -32,11 +33,24 @@ void cprof_tag_free(void *tag);
  * total: a cumulative flat and a flat cut by --top have none that do. */
 void cprof_rows_check(const struct cprof_dist *dist);
 
-/* Prints the rows of `count` distributions, one profile each, as JSON
- * Lines: {"profile", "by", "key", "count"} and then each tag.  Profiles
- * come in bytewise order of their names (the order of the operands among
- * equal names), each profile's keys in flat order, so the output does not
- * depend on the order of the operands.  Sorts the distributions. */
-void cprof_rows_print(struct cprof_dist **dists, size_t count, const struct cprof_ptrs *tags);
+/* Parses a --label FIELD[=KEY] into a new tag appended to `labels`
+ * (name FIELD, value KEY: the profile.proto label a row's FIELD holds,
+ * FIELD itself when no KEY is given).  Dies naming the option when FIELD
+ * is malformed, one of `reserved` or given twice, or KEY is empty. */
+void cprof_label_parse(struct cprof_ptrs *labels, const char *arg, const char *const *reserved);
+
+/* Dies when a --label FIELD is also a --tag's NAME. */
+void cprof_labels_check(const struct cprof_ptrs *tags, const struct cprof_ptrs *labels);
+
+/* Prints the rows of `count` parts of profiles as JSON Lines: {"profile",
+ * "by", "key", "count"}, each tag, then each label's field (the part's
+ * value, null when its samples do not carry it).  Profiles come in
+ * bytewise order of their names (the order of the operands, part->input,
+ * among equal names), a profile's parts in the order of their values
+ * (absent first, then bytewise), each part's keys in flat order, so the
+ * output does not depend on the order of the operands.  Sorts the
+ * distributions. */
+void cprof_rows_print(struct cprof_part **parts, size_t count, const struct cprof_ptrs *tags,
+		      const struct cprof_ptrs *labels);
 
 #endif

@@ -146,3 +146,124 @@ check_fleet() {
 	done
 	check_groups want.jsonl -- --db "$db" query --by=address --where app=web --group date
 }
+
+# gen_labelled FILE: a profile.proto whose samples carry a label worker
+# (a, b, both, or none) and a numeric label size (tests/cases/rows-label.case).
+gen_labelled() {
+	gen-profile >"$1" <<'SPEC'
+pb-string 6
+pb-string 6 samples
+pb-string 6 count
+pb-string 6 main
+pb-string 6 hot
+pb-string 6 cold
+pb-string 6 worker
+pb-string 6 a
+pb-string 6 b
+pb-string 6 size
+pb-string 6 bytes
+pb-begin 1
+pb 1 1
+pb 2 2
+pb-end
+pb-begin 2
+pb-packed 1 1 2
+pb-packed 2 5
+pb-begin 3
+pb 1 6
+pb 2 7
+pb-end
+pb-begin 3
+pb 1 9
+pb 3 1024
+pb 4 10
+pb-end
+pb-end
+pb-begin 2
+pb-packed 1 1 2
+pb-packed 2 3
+pb-begin 3
+pb 1 6
+pb 2 8
+pb-end
+pb-end
+pb-begin 2
+pb-packed 1 3 2
+pb-packed 2 2
+pb-begin 3
+pb 1 6
+pb 2 7
+pb-end
+pb-begin 3
+pb 1 6
+pb 2 8
+pb-end
+pb-end
+pb-begin 2
+pb-packed 1 3 2
+pb-packed 2 4
+pb-end
+pb-begin 2
+pb-packed 1 1 2
+pb-packed 2 1
+pb-begin 3
+pb 1 9
+pb 3 2048
+pb 4 10
+pb-end
+pb-end
+pb-begin 4
+pb 1 1
+pb-begin 4
+pb 1 2
+pb-end
+pb-end
+pb-begin 4
+pb 1 2
+pb-begin 4
+pb 1 1
+pb-end
+pb-end
+pb-begin 4
+pb 1 3
+pb-begin 4
+pb 1 3
+pb-end
+pb-end
+pb-begin 5
+pb 1 1
+pb 2 3
+pb-end
+pb-begin 5
+pb 1 2
+pb 2 4
+pb-end
+pb-begin 5
+pb 1 3
+pb 2 5
+pb-end
+SPEC
+}
+
+# check_labels DB [INIT-ARGS]: a profile.proto loaded with --label worker
+# into DB (of dimensions app and worker, made here).  A sample that carries
+# worker=a and worker=b has the value "a,b" (as pprof's -tagroot joins
+# them), so the flats of --where worker=W --where worker=a,b are what
+# cprof-flat --tag-filter worker=W counts, and all of them what cprof-flat
+# counts.
+check_labels() {
+	gen_labelled p.pb
+	# shellcheck disable=SC2086
+	cprof-store --db "$1" init --dims app,worker ${2:-}
+	cprof-store --db "$1" load --tag app=x --label worker --date 2026-11-05 p.pb
+	for worker in a b; do
+		cprof-flat -c --tag-filter worker="$worker" p.pb >want.json
+		cprof-store --db "$1" query -c --where worker="$worker" --where worker=a,b >got.json
+		cmp -s want.json got.json || fail "--label worker: $worker: $(cat got.json)"
+	done
+	cprof-flat -c p.pb >want.json
+	cprof-store --db "$1" query -c >got.json
+	cmp -s want.json got.json || fail "--label worker: all: $(cat got.json)"
+	[ "$(cprof-store --db "$1" query -c --group worker | wc -l)" -eq 4 ] ||
+		fail "--label worker: not 4 groups (a, b, a,b and none)"
+}
