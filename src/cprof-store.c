@@ -35,7 +35,7 @@ enum {
 /* Column names a dimension may not take. */
 static const char *const reserved[] = {
 	"profile", "by", "key", "count", "date", "load_id", "seq", "kind", "sample_type",
-	"period_us", "total", "num_keys", NULL,
+	"period_us", "total", "num_keys", "load", "kind_id", "key_id", NULL,
 };
 
 static void usage(int status)
@@ -518,12 +518,8 @@ static GString *where_sql(struct cprof_store *store, enum cprof_by by,
 	char *q;
 	guint w;
 
-	q = store->ops->quote(cprof_by_name(by));
-	g_string_append_printf(where, "kind = %s", q);
-	free(q);
-	q = store->ops->visible(store);
-	if (q)
-		g_string_append_printf(where, " AND %s", q);
+	q = store->ops->where_kind(store, cprof_by_name(by));
+	g_string_append(where, q);
 	g_free(q);
 	/* --where: values of one name are alternatives, names all apply. */
 	for (w = 0; w < wheres->len; w++) {
@@ -544,12 +540,10 @@ static GString *where_sql(struct cprof_store *store, enum cprof_by by,
 	return where;
 }
 
-/* The --group columns, comma-separated; dies on a name the store does
- * not know or one named twice. */
-static GString *group_columns(const struct cprof_store *store, char **group_names,
-			      size_t num_groups, const char *group_arg)
+/* Dies on a --group name the store does not know or one named twice. */
+static void check_groups(const struct cprof_store *store, char **group_names, size_t num_groups,
+			 const char *group_arg)
 {
-	GString *cols;
 	size_t i, j;
 
 	for (i = 0; i < num_groups; i++) {
@@ -560,45 +554,38 @@ static GString *group_columns(const struct cprof_store *store, char **group_name
 			if (strcmp(group_names[i], group_names[j]) == 0)
 				cprof_die("--group: '%s': %s named twice", group_arg, group_names[i]);
 	}
-	/* Built once every name is good: a refusal leaves nothing unfreed. */
-	cols = g_string_new(NULL);
-	for (i = 0; i < num_groups; i++) {
-		char *col = column_sql(group_names[i]);
-
-		g_string_append_printf(cols, "%s%s", i ? ", " : "", col);
-		g_free(col);
-	}
-	return cols;
 }
 
-/* Fills query's groups: the counts of each key, then the profiles of
- * each group (sources, sample type and period). */
-static void select_groups(struct query *query, char **group_names, const GString *where,
-			  const GString *cols)
+/* Fills query's groups: the counts of each key, and the profiles of
+ * each group (sources, sample type and period), asked at once. */
+static void select_groups(struct query *query, char **group_names, const GString *where)
 {
 	struct cprof_store *store = query->store;
-	GString *sql = g_string_new(NULL);
+	char **cols = g_new0(char *, query->num_groups + 1);
+	GString *sources = g_string_new("SELECT ");
+	struct cprof_store_query queries[2];
 	const char *to_text;
 	size_t i;
 
 	/* The group's values as text (a Date on ClickHouse; SQLite's
 	 * columns are text already). */
 	to_text = strcmp(store->ops->name, "sqlite") == 0 ? "" : "toString";
-	g_string_append(sql, "SELECT ");
-	for (i = 0; i < query->num_groups; i++)
-		g_string_append_printf(sql, "%s(\"%s\") AS c%zu, ", to_text, group_names[i], i);
-	g_string_append_printf(sql, "key AS c%zu, sum(count) AS c%zu FROM rows WHERE %s GROUP BY %s%skey",
-			       i, i + 1, where->str, cols->str, query->num_groups ? ", " : "");
-	store->ops->select(store, sql->str, query->num_groups + 2, add_key, query);
-
-	g_string_assign(sql, "SELECT ");
-	for (i = 0; i < query->num_groups; i++)
-		g_string_append_printf(sql, "%s(\"%s\") AS c%zu, ", to_text, group_names[i], i);
-	g_string_append_printf(sql, "profile AS c%zu, load_id AS c%zu, seq AS c%zu, "
+	for (i = 0; i < query->num_groups; i++) {
+		cols[i] = column_sql(group_names[i]);
+		g_string_append_printf(sources, "%s(%s) AS c%zu, ", to_text, cols[i], i);
+	}
+	g_string_append_printf(sources, "profile AS c%zu, load_id AS c%zu, seq AS c%zu, "
 			       "sample_type AS c%zu, period_us AS c%zu FROM profiles WHERE %s",
 			       i, i + 1, i + 2, i + 3, i + 4, where->str);
-	store->ops->select(store, sql->str, query->num_groups + 5, add_source, query);
-	g_string_free(sql, TRUE);
+	queries[0] = (struct cprof_store_query){
+		store->ops->keys_sql(store, (const char *const *)cols, query->num_groups, where->str),
+		query->num_groups + 2, add_key, query };
+	queries[1] = (struct cprof_store_query){ sources->str, query->num_groups + 5, add_source,
+						 query };
+	store->ops->select_all(store, queries, 2);
+	g_free((char *)queries[0].sql);
+	g_string_free(sources, TRUE);
+	g_strfreev(cols);
 }
 
 /* The groups of query in the order of their values; dies when there is
@@ -695,14 +682,14 @@ static void do_query(const char *url, enum cprof_by by, struct cprof_ptrs *where
 	char **group_names = group_arg ? g_strsplit(group_arg, ",", -1) : g_new0(char *, 1);
 	struct query query = { store, by, g_strv_length(group_names), NULL };
 	struct query_output out = { group_names, query.num_groups, NULL, top, compact, text };
-	GString *where, *cols;
+	GString *where;
 	GPtrArray *sorted;
 	size_t i;
 
 	query.groups = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, free_group);
 	where = where_sql(store, by, wheres, from, to);
-	cols = group_columns(store, group_names, query.num_groups, group_arg);
-	select_groups(&query, group_names, where, cols);
+	check_groups(store, group_names, query.num_groups, group_arg);
+	select_groups(&query, group_names, where);
 	out.missing = store->ops->missing_shards(store);
 	sorted = sorted_groups(&query);
 	for (i = 0; i < sorted->len; i++)
@@ -721,7 +708,6 @@ static void do_query(const char *url, enum cprof_by by, struct cprof_ptrs *where
 	g_hash_table_destroy(query.groups);
 	g_strfreev(group_names);
 	g_string_free(where, TRUE);
-	g_string_free(cols, TRUE);
 	cprof_store_close(store);
 }
 

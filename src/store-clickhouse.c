@@ -191,18 +191,46 @@ struct select_state {
 
 /* Runs a SELECT on `server` and hands each row to `fn`; returns the
  * client's error or NULL. */
-static char *select_on(struct cprof_store *store, const struct server *server, const char *sql,
-		       size_t columns, cprof_store_row_fn *fn, void *data)
+/* Starts a SELECT on `server`, in JSONEachRow. */
+static void select_start(struct cprof_store *store, const struct server *server, const char *sql,
+			 struct client *client)
 {
-	char *query = g_strdup_printf("%s FORMAT JSONEachRow", sql), *line = NULL, *error;
+	char *query = g_strdup_printf("%s FORMAT JSONEachRow", sql);
+
+	client_start(store, server, query, false, client);
+	g_free(query);
+}
+
+/* Column i of a JSON row as text (newly allocated), or NULL for null. */
+static char *column_text(struct cprof_store *store, json_t *row, size_t i)
+{
+	char name[24];
+	json_t *value;
+
+	snprintf(name, sizeof(name), "c%zu", i);
+	value = json_object_get(row, name);
+	if (json_is_string(value))
+		return cprof_xstrdup(json_string_value(value));
+	if (json_is_integer(value))
+		return g_strdup_printf("%" JSON_INTEGER_FORMAT, json_integer_value(value));
+	if (value && !json_is_null(value))
+		cprof_die("%s: clickhouse-client printed a column %s of an unexpected type",
+			  store->url, name);
+	return NULL;
+}
+
+/* Hands each row the client of a select_start prints to `fn`; returns
+ * the client's error or NULL. */
+static char *select_finish(struct cprof_store *store, struct client *client, size_t columns,
+			   cprof_store_row_fn *fn, void *data)
+{
 	const char **values = cprof_xcalloc(columns ? columns : 1, sizeof(*values));
 	char **texts = cprof_xcalloc(columns ? columns : 1, sizeof(*texts));
-	struct client client;
+	char *line = NULL;
 	size_t cap = 0, i;
 	ssize_t len;
 
-	client_start(store, server, query, false, &client);
-	while ((len = getline(&line, &cap, client.io)) > 0) {
+	while ((len = getline(&line, &cap, client->io)) > 0) {
 		json_error_t jerr;
 		json_t *row = json_loadb(line, (size_t)len, 0, &jerr);
 
@@ -210,34 +238,50 @@ static char *select_on(struct cprof_store *store, const struct server *server, c
 			cprof_die("%s: clickhouse-client printed what is not a JSON row: %.60s",
 				  store->url, line);
 		for (i = 0; i < columns; i++) {
-			char name[24];
-			json_t *value;
-
-			snprintf(name, sizeof(name), "c%zu", i);
-			value = json_object_get(row, name);
 			free(texts[i]);
-			texts[i] = NULL;
-			if (json_is_string(value))
-				texts[i] = cprof_xstrdup(json_string_value(value));
-			else if (json_is_integer(value))
-				texts[i] = g_strdup_printf("%" JSON_INTEGER_FORMAT,
-							   json_integer_value(value));
-			else if (value && !json_is_null(value))
-				cprof_die("%s: clickhouse-client printed a column %s of an unexpected type",
-					  store->url, name);
+			texts[i] = column_text(store, row, i);
 			values[i] = texts[i];
 		}
 		fn(data, values, columns);
 		json_decref(row);
 	}
 	free(line);
-	error = client_finish(&client);
 	for (i = 0; i < columns; i++)
 		free(texts[i]);
 	free(texts);
 	free(values);
-	g_free(query);
-	return error;
+	return client_finish(client);
+}
+
+/* Runs a SELECT on `server` and hands each row to `fn`; returns the
+ * client's error or NULL. */
+static char *select_on(struct cprof_store *store, const struct server *server, const char *sql,
+		       size_t columns, cprof_store_row_fn *fn, void *data)
+{
+	struct client client;
+
+	select_start(store, server, sql, &client);
+	return select_finish(store, &client, columns, fn, data);
+}
+
+/* Starts every query at once, so that the servers work on all of them
+ * while the first one's rows are read. */
+static void select_all(struct cprof_store *store, const struct cprof_store_query *queries,
+		       size_t count)
+{
+	struct client *clients = cprof_xcalloc(count ? count : 1, sizeof(*clients));
+	char *error;
+	size_t i;
+
+	for (i = 0; i < count; i++)
+		select_start(store, &ch_of(store)->server, queries[i].sql, &clients[i]);
+	for (i = 0; i < count; i++) {
+		error = select_finish(store, &clients[i], queries[i].columns, queries[i].fn,
+				      queries[i].data);
+		if (error)
+			die_client(store, &ch_of(store)->server, error);
+	}
+	free(clients);
 }
 
 static void select_rows(struct cprof_store *store, const char *sql, size_t columns,
@@ -368,11 +412,14 @@ static void create_tables(struct cprof_store *store, const struct server *server
 			   "rows UInt64) ENGINE = MergeTree() ORDER BY load_id");
 	create_table(store, server, "rows",
 		     "date Date, profile String, load_id String, seq UInt32, kind String, "
-		     "key String, count UInt64, sample_type String, period_us Int64", "key",
+		     "key String, count UInt64, sample_type String, period_us Int64, "
+		     "load UInt64 DEFAULT cityHash64(load_id), kind_id UInt64 DEFAULT cityHash64(kind), "
+		     "key_id UInt64 DEFAULT cityHash64(key)", "key",
 		     dims, num_dims, cluster);
 	create_table(store, server, "profiles",
 		     "date Date, profile String, load_id String, seq UInt32, kind String, "
-		     "sample_type String, period_us Int64, total UInt64, num_keys UInt64",
+		     "sample_type String, period_us Int64, total UInt64, num_keys UInt64, "
+		     "load UInt64 DEFAULT cityHash64(load_id), kind_id UInt64 DEFAULT cityHash64(kind)",
 		     "profile", dims, num_dims, cluster);
 	write_meta(store, server, dims, cluster, shard);
 }
@@ -758,12 +805,43 @@ static struct cprof_ptrs *missing_shards(struct cprof_store *store)
 	return missing;
 }
 
-/* The database named in full: a shard runs the subquery in its own
+/* The kind's rows of the committed loads.  Compared by their CityHash64
+ * columns (kind_id, load), which costs less than the strings: a 64-bit
+ * collision between two kinds or two loads' ids is taken as impossible.
+ * The database is named in full: a shard runs the subquery in its own
  * default database. */
-static char *visible(struct cprof_store *store)
+static char *where_kind(struct cprof_store *store, const char *kind)
 {
-	return g_strdup_printf("load_id IN (SELECT load_id FROM \"%s\".loads)",
-			       ch_of(store)->database);
+	char *q = quote(kind);
+	char *sql = g_strdup_printf("kind_id = cityHash64(%s) AND load IN (SELECT "
+				    "cityHash64(load_id) FROM \"%s\".loads)", q,
+				    ch_of(store)->database);
+
+	free(q);
+	return sql;
+}
+
+/* Grouped by the CityHash64 of the group's values and by key_id, the
+ * CityHash64 of the key, computed at load: ClickHouse sums under two
+ * 64-bit numbers several times faster than under strings.  A collision
+ * (two keys, or two groups' values, with one hash) would merge them; see
+ * cprof-store(1), BACK ENDS. */
+static char *keys_sql(struct cprof_store *store, const char *const *groups, size_t num_groups,
+		      const char *where)
+{
+	GString *sql = g_string_new("SELECT "), *by = g_string_new(NULL);
+	size_t i;
+
+	for (i = 0; i < num_groups; i++) {
+		g_string_append_printf(sql, "toString(any(%s)) AS c%zu, ", groups[i], i);
+		g_string_append_printf(by, "%s%s", i ? ", " : "cityHash64(", groups[i]);
+	}
+	if (num_groups)
+		g_string_append(by, "), ");
+	g_string_append_printf(sql, "any(key) AS c%zu, sum(count) AS c%zu FROM rows WHERE %s "
+			       "GROUP BY %skey_id", i, i + 1, where, by->str);
+	g_string_free(by, TRUE);
+	return g_string_free(sql, FALSE);
 }
 
 static void close_db(struct cprof_store *store)
@@ -825,8 +903,9 @@ const struct cprof_store_ops cprof_store_clickhouse = {
 	.load_begin = load_begin,
 	.load_profile = load_profile,
 	.load_commit = load_commit,
-	.visible = visible,
-	.select = select_rows,
+	.where_kind = where_kind,
+	.keys_sql = keys_sql,
+	.select_all = select_all,
 	.quote = quote,
 	.missing_shards = missing_shards,
 	.close = close_db,

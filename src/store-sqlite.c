@@ -215,9 +215,37 @@ static void select_rows(struct cprof_store *store, const char *sql, size_t colum
 	free(values);
 }
 
-static char *visible(struct cprof_store *store)
+static char *where_kind(struct cprof_store *store, const char *kind)
 {
-	return NULL;
+	char *q = quote(kind), *sql = g_strdup_printf("kind = %s", q);
+
+	free(q);
+	return sql;
+}
+
+static char *keys_sql(struct cprof_store *store, const char *const *groups, size_t num_groups,
+		      const char *where)
+{
+	GString *sql = g_string_new("SELECT "), *by = g_string_new(NULL);
+	size_t i;
+
+	for (i = 0; i < num_groups; i++) {
+		g_string_append_printf(sql, "%s AS c%zu, ", groups[i], i);
+		g_string_append_printf(by, "%s, ", groups[i]);
+	}
+	g_string_append_printf(sql, "key AS c%zu, sum(count) AS c%zu FROM rows WHERE %s GROUP BY %skey",
+			       i, i + 1, where, by->str);
+	g_string_free(by, TRUE);
+	return g_string_free(sql, FALSE);
+}
+
+static void select_all(struct cprof_store *store, const struct cprof_store_query *queries,
+		       size_t count)
+{
+	size_t i;
+
+	for (i = 0; i < count; i++)
+		select_rows(store, queries[i].sql, queries[i].columns, queries[i].fn, queries[i].data);
 }
 
 static struct cprof_ptrs *missing_shards(struct cprof_store *store)
@@ -256,8 +284,9 @@ const struct cprof_store_ops cprof_store_sqlite = {
 	.load_begin = load_begin,
 	.load_profile = load_profile,
 	.load_commit = load_commit,
-	.visible = visible,
-	.select = select_rows,
+	.where_kind = where_kind,
+	.keys_sql = keys_sql,
+	.select_all = select_all,
 	.quote = quote,
 	.missing_shards = missing_shards,
 	.close = close_db,

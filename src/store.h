@@ -38,6 +38,14 @@ struct cprof_store;
  * (NULL for SQL NULL), `count` columns. */
 typedef void cprof_store_row_fn(void *data, const char *const *values, size_t count);
 
+/* A SELECT whose columns are named c0, c1, ..., and what takes its rows. */
+struct cprof_store_query {
+	const char *sql;
+	size_t columns;
+	cprof_store_row_fn *fn;
+	void *data;
+};
+
 struct cprof_store_ops {
 	const char *name;      /* "sqlite" or "clickhouse" */
 	/* Creates the database's tables: `dims` the dimension names. */
@@ -52,12 +60,19 @@ struct cprof_store_ops {
 	void (*load_profile)(struct cprof_store *store, const struct cprof_store_profile *profile);
 	/* Makes the load of `profiles` profiles visible, whole. */
 	void (*load_commit)(struct cprof_store *store, size_t profiles);
-	/* The SQL condition a row meets when its load is committed (newly
-	 * allocated), or NULL when every row stored is. */
-	char *(*visible)(struct cprof_store *store);
-	/* Runs a SELECT whose columns are named c0, c1, ... */
-	void (*select)(struct cprof_store *store, const char *sql, size_t columns,
-		       cprof_store_row_fn *fn, void *data);
+	/* The SQL condition the rows (and the profiles) of kind `kind` meet
+	 * when their load is committed (newly allocated). */
+	char *(*where_kind)(struct cprof_store *store, const char *kind);
+	/* The SELECT of the summed counts of each key of the rows that meet
+	 * `where`, per values of the `num_groups` columns `groups`: columns
+	 * c0... the groups' values as text, then the key, then the count
+	 * (newly allocated). */
+	char *(*keys_sql)(struct cprof_store *store, const char *const *groups, size_t num_groups,
+			  const char *where);
+	/* Runs the `count` SELECTs of `queries` (at once where the back end
+	 * can), each as select does. */
+	void (*select_all)(struct cprof_store *store, const struct cprof_store_query *queries,
+			   size_t count);
 	/* Quotes a string as an SQL literal of the back end (newly allocated). */
 	char *(*quote)(const char *s);
 	/* The shards that did not answer the last queries, as text ("2
