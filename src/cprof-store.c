@@ -577,13 +577,15 @@ static void select_groups(struct query *query, char **group_names, const GString
 	g_string_append_printf(sources, "profile AS c%zu, load_id AS c%zu, seq AS c%zu, "
 			       "sample_type AS c%zu, period_us AS c%zu FROM profiles WHERE %s",
 			       i, i + 1, i + 2, i + 3, i + 4, where->str);
-	queries[0] = (struct cprof_store_query){
+	/* The sources first: their few rows are read while the servers
+	 * still sum the keys. */
+	queries[0] = (struct cprof_store_query){ sources->str, query->num_groups + 5, add_source,
+						 query };
+	queries[1] = (struct cprof_store_query){
 		store->ops->keys_sql(store, (const char *const *)cols, query->num_groups, where->str),
 		query->num_groups + 2, add_key, query };
-	queries[1] = (struct cprof_store_query){ sources->str, query->num_groups + 5, add_source,
-						 query };
 	store->ops->select_all(store, queries, 2);
-	g_free((char *)queries[0].sql);
+	g_free((char *)queries[1].sql);
 	g_string_free(sources, TRUE);
 	g_strfreev(cols);
 }

@@ -33,6 +33,7 @@ struct clickhouse {
 	bool no_database;      /* connect to "default" (to create the database) */
 	GHashTable *meta;      /* the store's metadata, read once */
 	GPtrArray *servers;    /* struct shard *: its cluster's, read with it */
+	struct cprof_ptrs *missing;    /* the shards missing at the last select_all */
 };
 
 static struct clickhouse *ch_of(struct cprof_store *store)
@@ -262,26 +263,6 @@ static char *select_on(struct cprof_store *store, const struct server *server, c
 
 	select_start(store, server, sql, &client);
 	return select_finish(store, &client, columns, fn, data);
-}
-
-/* Starts every query at once, so that the servers work on all of them
- * while the first one's rows are read. */
-static void select_all(struct cprof_store *store, const struct cprof_store_query *queries,
-		       size_t count)
-{
-	struct client *clients = cprof_xcalloc(count ? count : 1, sizeof(*clients));
-	char *error;
-	size_t i;
-
-	for (i = 0; i < count; i++)
-		select_start(store, &ch_of(store)->server, queries[i].sql, &clients[i]);
-	for (i = 0; i < count; i++) {
-		error = select_finish(store, &clients[i], queries[i].columns, queries[i].fn,
-				      queries[i].data);
-		if (error)
-			die_client(store, &ch_of(store)->server, error);
-	}
-	free(clients);
 }
 
 static void select_rows(struct cprof_store *store, const char *sql, size_t columns,
@@ -774,35 +755,79 @@ static void add_missing(void *data, const char *const *values, size_t count)
 	cprof_ptrs_add(missing, g_strdup_printf("%s (%s:%s)", values[0], values[1], values[2]));
 }
 
-static struct cprof_ptrs *missing_shards(struct cprof_store *store)
+/* The query of the shards that answer: each server wrote its shard's
+ * number into its own cprof_meta at init, and the numbers that come back
+ * are the shards that answered (newly allocated). */
+static char *shards_sql(struct cprof_store *store)
 {
 	struct clickhouse *ch = ch_of(store);
-	struct cprof_ptrs *missing;
-	char *sql, *qc, *qd, *error;
+	char *qc = quote(ch->cluster), *qd = quote(ch->database), *sql;
 
-	if (!ch->cluster)
-		return NULL;
-	qc = quote(ch->cluster);
-	qd = quote(ch->database);
-	/* Each server wrote its shard's number into its own cprof_meta at
-	 * init: the numbers that come back are the shards that answered. */
 	sql = g_strdup_printf("SELECT toString(shard_num) AS c0, host_address AS c1, "
 			      "toString(port) AS c2, toString(shard_num IN (SELECT toUInt32(value) "
 			      "FROM cluster(%s, %s, 'cprof_meta') WHERE name = 'shard')) AS c3 "
 			      "FROM system.clusters WHERE cluster = %s ORDER BY shard_num, replica_num",
 			      qc, qd, qc);
-	missing = cprof_xcalloc(1, sizeof(*missing));
-	error = select_on(store, &ch->server, sql, 4, add_missing, missing);
-	if (error)
-		die_client(store, &ch->server, error);
-	g_free(sql);
 	free(qc);
 	free(qd);
+	return sql;
+}
+
+/* The shards that did not answer: asked with the last select_all's
+ * queries, or now. */
+static struct cprof_ptrs *missing_shards(struct cprof_store *store)
+{
+	struct clickhouse *ch = ch_of(store);
+	struct cprof_ptrs *missing = ch->missing;
+	char *sql, *error;
+
+	if (!ch->cluster)
+		return NULL;
+	ch->missing = NULL;
+	if (!missing) {
+		missing = cprof_xcalloc(1, sizeof(*missing));
+		sql = shards_sql(store);
+		error = select_on(store, &ch->server, sql, 4, add_missing, missing);
+		if (error)
+			die_client(store, &ch->server, error);
+		g_free(sql);
+	}
 	if (missing->len == 0) {
 		free(missing);
 		return NULL;
 	}
 	return missing;
+}
+
+/* Starts every query at once, so that the servers work on all of them
+ * while the first one's rows are read; on a cluster, the question of
+ * which shards answered goes with them. */
+static void select_all(struct cprof_store *store, const struct cprof_store_query *queries,
+		       size_t count)
+{
+	struct clickhouse *ch = ch_of(store);
+	struct client *clients = cprof_xcalloc(count + 1, sizeof(*clients));
+	char *error, *shards = ch->cluster ? shards_sql(store) : NULL;
+	size_t i;
+
+	for (i = 0; i < count; i++)
+		select_start(store, &ch->server, queries[i].sql, &clients[i]);
+	if (shards)
+		select_start(store, &ch->server, shards, &clients[count]);
+	for (i = 0; i < count; i++) {
+		error = select_finish(store, &clients[i], queries[i].columns, queries[i].fn,
+				      queries[i].data);
+		if (error)
+			die_client(store, &ch->server, error);
+	}
+	if (shards) {
+		ch->missing = cprof_xcalloc(1, sizeof(*ch->missing));
+		error = select_finish(store, &clients[count], 4, add_missing, ch->missing);
+		if (error)
+			die_client(store, &ch->server, error);
+		g_free(shards);
+	}
+	free(clients);
 }
 
 /* The kind's rows of the committed loads.  Compared by their CityHash64
@@ -858,6 +883,10 @@ static void close_db(struct cprof_store *store)
 		g_hash_table_destroy(ch->meta);
 	if (ch->servers)
 		g_ptr_array_free(ch->servers, TRUE);
+	if (ch->missing) {
+		cprof_ptrs_clear(ch->missing, free);
+		free(ch->missing);
+	}
 	free(ch);
 }
 
