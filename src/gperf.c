@@ -13,6 +13,7 @@
 
 #include <glib.h>
 
+#include "arena.h"
 #include "gperf.h"
 #include "input.h"
 #include "maps.h"
@@ -237,7 +238,7 @@ static int add_hashed(struct cprof_profile *profile, struct stack_table *table,
 		slot->stack->count += probe->count;
 		return 0;
 	}
-	stack = cprof_xmalloc(sizeof(*stack) + bytes);
+	stack = cprof_arena_alloc(&profile->stack_arena, sizeof(*stack) + bytes);
 	*stack = *probe;
 	memcpy(stack->storage, probe->pcs, bytes);
 	stack->pcs = stack->storage;
@@ -487,6 +488,7 @@ int cprof_gperf_read(struct cprof_input *in, struct cprof_profile *profile,
 	int status;
 
 	profile->format = CPROF_FORMAT_GPERF;
+	profile->stacks_in_arena = true;
 	if (read_header(in, profile, &r.layout, err) < 0)
 		return -1;
 	table_init(&r.table);
