@@ -78,7 +78,8 @@ struct cprof_dist *cprof_dist_new(enum cprof_by by, bool cum)
 	dist->cum = cum;
 	dist->index = cprof_xcalloc(1, sizeof(*dist->index));
 	dist->index->mask = 255;
-	dist->index->slots = cprof_xcalloc(dist->index->mask + 1, sizeof(*dist->index->slots));
+	dist->index->slots = cprof_pages_alloc((dist->index->mask + 1) *
+					       sizeof(*dist->index->slots));
 	return dist;
 }
 
@@ -86,7 +87,7 @@ void cprof_dist_free(struct cprof_dist *dist)
 {
 	if (!dist)
 		return;
-	free(dist->index->slots);
+	cprof_pages_free(dist->index->slots, (dist->index->mask + 1) * sizeof(*dist->index->slots));
 	cprof_arena_free(&dist->index->arena);
 	free(dist->index);
 	cprof_ptrs_clear(&dist->entries, NULL);
@@ -159,7 +160,7 @@ static void index_grow(struct cprof_dist_index *index)
 	size_t old_cap = index->mask + 1, i, j;
 
 	index->mask = 2 * old_cap - 1;
-	index->slots = cprof_xcalloc(index->mask + 1, sizeof(*index->slots));
+	index->slots = cprof_pages_alloc((index->mask + 1) * sizeof(*index->slots));
 	for (i = 0; i < old_cap; i++) {
 		if (!old[i].entry)
 			continue;
@@ -167,7 +168,7 @@ static void index_grow(struct cprof_dist_index *index)
 			;
 		index->slots[j] = old[i];
 	}
-	free(old);
+	cprof_pages_free(old, old_cap * sizeof(*old));
 }
 
 struct cprof_entry *cprof_dist_find(const struct cprof_dist *dist, const char *key)

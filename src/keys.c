@@ -140,11 +140,11 @@ static void frame_table_grow(struct frame_table *t)
 	size_t old_cap = t->mask + 1, i;
 
 	t->mask = 2 * old_cap - 1;
-	t->slots = cprof_xcalloc(t->mask + 1, sizeof(*t->slots));
+	t->slots = cprof_pages_alloc((t->mask + 1) * sizeof(*t->slots));
 	for (i = 0; i < old_cap; i++)
 		if (old[i])
 			*frame_slot(t, old[i]->addr) = old[i];
-	free(old);
+	cprof_pages_free(old, old_cap * sizeof(*old));
 }
 
 /* The names of `pc` by the keying asked for (at least one); m is its
@@ -287,7 +287,7 @@ static int gperf_to_dist(struct cprof_profile *profile, const struct cprof_key_o
 		.maps = &profile->maps,
 		.locations = profile->locations,
 		.exact_pcs = profile->exact_pcs,
-		.cache = { .slots = cprof_xcalloc(1024, sizeof(struct frames *)), .mask = 1023 },
+		.cache = { .slots = cprof_pages_alloc(1024 * sizeof(struct frames *)), .mask = 1023 },
 		.strings = g_string_chunk_new(1 << 16),
 		.scratch = g_string_sized_new(256),
 		.stack_key = g_string_sized_new(256),
@@ -302,7 +302,7 @@ static int gperf_to_dist(struct cprof_profile *profile, const struct cprof_key_o
 		else
 			add_stack(&k, stack, dist);
 	}
-	free(k.cache.slots);
+	cprof_pages_free(k.cache.slots, (k.cache.mask + 1) * sizeof(*k.cache.slots));
 	cprof_arena_free(&k.cache.arena);
 	g_string_chunk_free(k.strings);
 	g_string_free(k.scratch, TRUE);
