@@ -257,76 +257,6 @@ static int add_stack(struct cprof_profile *profile, struct stack_table *table,
 	return add_hashed(profile, table, probe, record_offset, err);
 }
 
-enum { SCAN_STOP = UINT64_MAX };
-
-/* Takes the head of a record (count, num_pcs) of the native layout:
- * false for no record scan_records knows (the trailer, a damaged one),
- * which the reader's own checks will meet. */
-static bool scan_head(const unsigned char *head, uint64_t *num_pcs)
-{
-	uint64_t count;
-
-	memcpy(&count, head, 8);
-	memcpy(num_pcs, head + 8, 8);
-	return count != 0 && *num_pcs != 0 && *num_pcs <= UINT32_MAX;
-}
-
-/* The record whose head the run before cut: its head completed from
- * `data`; false when the walk is to wait for more or has stopped. */
-static bool scan_cut_head(struct cprof_input_scan *s, const unsigned char *data, size_t len,
-			  uint64_t offset)
-{
-	size_t want = 16 - s->head_len, take = want < len ? want : len;
-	uint64_t num_pcs;
-
-	if (s->next + s->head_len != offset) {
-		s->next = SCAN_STOP;   /* never met: a walk out of step */
-		return false;
-	}
-	memcpy(s->head + s->head_len, data, take);
-	s->head_len += take;
-	if (s->head_len < 16)
-		return false;
-	s->head_len = 0;
-	if (!scan_head(s->head, &num_pcs)) {
-		s->next = SCAN_STOP;
-		return false;
-	}
-	s->next += 16 + num_pcs * 8;
-	return true;
-}
-
-/* A cprof_input_scanner for the records of the native layout: the hint
- * of a record is the hash of its PCs, worked out on the thread that reads
- * ahead while this one works through the records before. */
-static size_t scan_records(struct cprof_input_scan *s, const unsigned char *data, size_t len,
-			   uint64_t offset, struct cprof_input_hint *hints, size_t max)
-{
-	uint64_t end = offset + len, num_pcs;
-	size_t n = 0, pos;
-
-	if (s->next < offset && !scan_cut_head(s, data, len, offset))
-		return 0;
-	while (s->next < end) {
-		pos = (size_t)(s->next - offset);
-		if (len - pos < 16) {
-			memcpy(s->head, data + pos, len - pos);
-			s->head_len = len - pos;
-			break;
-		}
-		if (!scan_head(data + pos, &num_pcs)) {
-			s->next = SCAN_STOP;
-			break;
-		}
-		if (n < max && num_pcs <= (len - pos - 16) / 8) {
-			hints[n].offset = s->next;
-			hints[n++].value = XXH3_64bits(data + pos + 16, num_pcs * 8);
-		}
-		s->next += 16 + num_pcs * 8;
-	}
-	return n;
-}
-
 enum { BATCH = 16 };
 
 /* Adds the well-formed records of the native layout fully buffered at the
@@ -353,9 +283,8 @@ static int add_batch(struct cprof_input *in, struct cprof_profile *profile,
 		probes[n].count = count;
 		probes[n].depth = (uint32_t)num_pcs;
 		probes[n].pcs = record + 2;
+		probes[n].hash = XXH3_64bits(record + 2, num_pcs * 8);
 		offsets[n] = in->offset + pos;
-		if (!cprof_input_hint(in, offsets[n], &probes[n].hash))
-			probes[n].hash = XXH3_64bits(record + 2, num_pcs * 8);
 		__builtin_prefetch(&table->slots[probes[n].hash & table->mask]);
 		pos += (2 + num_pcs) * 8;
 		n++;
@@ -565,8 +494,6 @@ int cprof_gperf_read(struct cprof_input *in, struct cprof_profile *profile,
 	table_init(&r.table);
 	r.w = r.layout->width;
 	r.native = r.w == 8 && r.layout->big_endian == (G_BYTE_ORDER == G_BIG_ENDIAN);
-	if (r.native)
-		cprof_input_scan(in, scan_records);
 	do {
 		status = r.native ? add_batch(in, profile, &r.table, err) : 0;
 		if (status == 0)

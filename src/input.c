@@ -24,7 +24,6 @@
 enum {
 	INPUT_CHUNK = 1 << 20,
 	AHEAD_ROOM = 64 << 10,  /* room for the unread end in front of a chunk */
-	MAX_HINTS = INPUT_CHUNK / CPROF_SCAN_HEAD, /* a scanner's records have a head at least */
 };
 
 struct cprof_read_ahead {
@@ -32,15 +31,11 @@ struct cprof_read_ahead {
 	pthread_mutex_t lock;
 	pthread_cond_t changed;
 	unsigned char *spare;  /* the thread's buffer: AHEAD_ROOM + INPUT_CHUNK */
-	struct cprof_input_hint *spare_hints;  /* the thread's: MAX_HINTS */
-	uint64_t pos;          /* the thread's: the input's offset of its next chunk */
 	/* Under the lock: */
 	bool go;               /* the thread may fill spare */
 	bool ready;            /* spare holds `got` bytes after AHEAD_ROOM */
 	bool stop;
 	size_t got;
-	bool scanned;          /* in->scanner walked the chunk: in->scan is past it */
-	size_t hints_len;      /* spare_hints holds that many for it */
 	bool at_eof;           /* the thread met the end of the input */
 	int error;             /* errno of a failed read, after the bytes got */
 	/* The caller's: */
@@ -80,9 +75,8 @@ static void *ahead_main(void *arg)
 
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
 	while (more) {
-		cprof_input_scanner *scanner;
 		unsigned char *buf;
-		size_t got, hints = 0;
+		size_t got;
 		int error;
 
 		pthread_mutex_lock(&r->lock);
@@ -94,21 +88,12 @@ static void *ahead_main(void *arg)
 		}
 		r->go = false;
 		buf = r->spare;
-		scanner = in->scanner;
 		pthread_mutex_unlock(&r->lock);
 
 		more = read_chunk(in->fd, buf + AHEAD_ROOM, &got, &error);
-		/* While the caller works through its buffer: the scan is this
-		 * thread's until the chunk is taken. */
-		if (scanner)
-			hints = scanner(&in->scan, buf + AHEAD_ROOM, got, r->pos, r->spare_hints,
-					MAX_HINTS);
-		r->pos += got;
 
 		pthread_mutex_lock(&r->lock);
 		r->got = got;
-		r->scanned = scanner != NULL;
-		r->hints_len = hints;
 		r->error = error;
 		r->at_eof = !more && !error;
 		r->ready = true;
@@ -147,10 +132,6 @@ static bool ahead_start(struct cprof_input *in)
 	if (getenv("CPROF_NO_THREADS"))
 		goto fail;
 	r->spare = cprof_xmalloc(AHEAD_ROOM + INPUT_CHUNK);
-	r->spare_hints = cprof_xmalloc(MAX_HINTS * sizeof(*r->spare_hints));
-	if (!in->hints)
-		in->hints = cprof_xmalloc(MAX_HINTS * sizeof(*in->hints));
-	r->pos = in->offset + (in->end - in->start);
 	r->go = true;
 	pthread_mutex_init(&r->lock, NULL);
 	pthread_cond_init(&r->changed, NULL);
@@ -162,7 +143,6 @@ static bool ahead_start(struct cprof_input *in)
 	in->ahead = NULL;
 fail:
 	free(r->spare);
-	free(r->spare_hints);
 	free(r);
 	return false;
 }
@@ -185,31 +165,8 @@ static void ahead_end(struct cprof_input *in)
 	pthread_mutex_destroy(&r->lock);
 	pthread_cond_destroy(&r->changed);
 	free(r->spare);
-	free(r->spare_hints);
 	free(r);
 	in->ahead = NULL;
-}
-
-/* The scan of the `got` bytes just added at the end of the buffer, from
- * the chunk read ahead: the hints the thread worked out when it `scanned`
- * them, else a walk through them here (the scanner came after the chunk
- * began). */
-static void take_hints(struct cprof_input *in, bool scanned, size_t hints_len, size_t got)
-{
-	struct cprof_read_ahead *r = in->ahead;
-	struct cprof_input_hint *taken = in->hints;
-
-	in->hints_len = in->hints_pos = 0;
-	if (!in->scanner)
-		return;
-	if (scanned) {
-		in->hints = r->spare_hints;
-		in->hints_len = hints_len;
-		r->spare_hints = taken;
-	} else {
-		in->scanner(&in->scan, in->buf + in->end - got, got,
-			    in->offset + (in->end - in->start) - got, NULL, 0);
-	}
 }
 
 /* Takes the next chunk the thread read (waiting for it); returns 0, or -1
@@ -217,9 +174,9 @@ static void take_hints(struct cprof_input *in, bool scanned, size_t hints_len, s
 static long long ahead_take(struct cprof_input *in, struct cprof_error *err)
 {
 	struct cprof_read_ahead *r = in->ahead;
-	size_t left = in->end - in->start, got, hints_len;
+	size_t left = in->end - in->start, got;
 	int error;
-	bool at_eof, scanned;
+	bool at_eof;
 
 	if (r->pending_error) {
 		errno = r->pending_error;
@@ -231,8 +188,6 @@ static long long ahead_take(struct cprof_input *in, struct cprof_error *err)
 		pthread_cond_wait(&r->changed, &r->lock);
 	r->ready = false;
 	got = r->got;
-	scanned = r->scanned;
-	hints_len = r->hints_len;
 	error = r->error;
 	at_eof = r->at_eof;
 	pthread_mutex_unlock(&r->lock);
@@ -261,7 +216,6 @@ static long long ahead_take(struct cprof_input *in, struct cprof_error *err)
 		memcpy(in->buf + in->end, r->spare + AHEAD_ROOM, got);
 		in->end += got;
 	}
-	take_hints(in, scanned, hints_len, got);
 	if (error || at_eof) {
 		r->done = true;
 		r->pending_error = error;
@@ -321,10 +275,6 @@ void cprof_input_close(struct cprof_input *in)
 	in->fd = -1;
 	free(in->buf);
 	in->buf = NULL;
-	free(in->hints);
-	in->hints = NULL;
-	in->hints_len = in->hints_pos = 0;
-	in->scanner = NULL;
 	in->cap = in->start = in->end = 0;
 }
 
@@ -373,31 +323,12 @@ long long cprof_input_fill(struct cprof_input *in, size_t want, struct cprof_err
 		if (got == 0)
 			in->eof = true;
 		in->end += (size_t)got;
-		if (in->scanner && got > 0)
-			in->scanner(&in->scan, in->buf + in->end - got, (size_t)got,
-				    in->offset + (in->end - in->start) - (size_t)got, NULL, 0);
 		/* More than a chunk: the rest is read ahead, on another core. */
 		if (!in->eof && in->offset + in->end - in->start > INPUT_CHUNK &&
 		    in->cap >= AHEAD_ROOM + INPUT_CHUNK && ahead_start(in))
 			return cprof_input_fill(in, want, err);
 	}
 	return (long long)cprof_input_avail(in);
-}
-
-void cprof_input_scan(struct cprof_input *in, cprof_input_scanner *scanner)
-{
-	struct cprof_read_ahead *r = in->ahead;
-
-	/* The thread reads in->scanner at the start of a chunk; until it
-	 * does, in->scan is this thread's. */
-	if (r)
-		pthread_mutex_lock(&r->lock);
-	in->scan.next = in->offset;
-	in->scan.head_len = 0;
-	scanner(&in->scan, cprof_input_data(in), cprof_input_avail(in), in->offset, NULL, 0);
-	in->scanner = scanner;
-	if (r)
-		pthread_mutex_unlock(&r->lock);
 }
 
 long long cprof_input_line(struct cprof_input *in, const char **line, bool *has_nul,
