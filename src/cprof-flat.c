@@ -178,7 +178,7 @@ static void print_flat(struct cprof_loader *loader, const char *const *inputs, i
 	} else if (out->folded) {
 		cprof_folded_flat(dist, (size_t)out->top);
 	} else {
-		cprof_json_print(cprof_json_flat(dist, (size_t)out->top), out->compact);
+		cprof_json_print_flat(dist, (size_t)out->top, out->compact);
 	}
 	cprof_dist_free(dist);
 }

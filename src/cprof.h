@@ -4,6 +4,7 @@
 #ifndef CPROF_H
 #define CPROF_H
 
+#include "arena.h"
 #include "dist.h"
 #include "flatjson.h"
 #include "folded.h"

@@ -31,7 +31,7 @@ const char *cprof_by_label_key(enum cprof_by by);
 struct cprof_dist_index;
 
 struct cprof_entry {
-	char *key;             /* owned, valid UTF-8 */
+	char *key;             /* valid UTF-8, owned by the distribution */
 	uint64_t count;
 };
 

@@ -13,6 +13,7 @@
 
 #include <glib.h>
 
+#include "arena.h"
 #include "gperf.h"
 #include "input.h"
 #include "maps.h"
@@ -117,7 +118,7 @@ static void table_init(struct stack_table *t)
 {
 	t->mask = 1023;
 	t->used = 0;
-	t->slots = cprof_xcalloc(t->mask + 1, sizeof(*t->slots));
+	t->slots = cprof_pages_alloc((t->mask + 1) * sizeof(*t->slots));
 }
 
 static void table_grow(struct stack_table *t)
@@ -126,7 +127,7 @@ static void table_grow(struct stack_table *t)
 	size_t old_cap = t->mask + 1, i;
 
 	t->mask = 2 * old_cap - 1;
-	t->slots = cprof_xcalloc(t->mask + 1, sizeof(*t->slots));
+	t->slots = cprof_pages_alloc((t->mask + 1) * sizeof(*t->slots));
 	for (i = 0; i < old_cap; i++) {
 		size_t j;
 
@@ -136,7 +137,7 @@ static void table_grow(struct stack_table *t)
 			;
 		t->slots[j] = old[i];
 	}
-	free(old);
+	cprof_pages_free(old, old_cap * sizeof(*old));
 }
 
 /* The stored chain equal to `probe`, or the empty slot where it goes. */
@@ -237,7 +238,7 @@ static int add_hashed(struct cprof_profile *profile, struct stack_table *table,
 		slot->stack->count += probe->count;
 		return 0;
 	}
-	stack = cprof_xmalloc(sizeof(*stack) + bytes);
+	stack = cprof_arena_alloc(&profile->stack_arena, sizeof(*stack) + bytes);
 	*stack = *probe;
 	memcpy(stack->storage, probe->pcs, bytes);
 	stack->pcs = stack->storage;
@@ -487,6 +488,7 @@ int cprof_gperf_read(struct cprof_input *in, struct cprof_profile *profile,
 	int status;
 
 	profile->format = CPROF_FORMAT_GPERF;
+	profile->stacks_in_arena = true;
 	if (read_header(in, profile, &r.layout, err) < 0)
 		return -1;
 	table_init(&r.table);
@@ -499,7 +501,7 @@ int cprof_gperf_read(struct cprof_input *in, struct cprof_profile *profile,
 	} while (status > 0);
 	if (status == 0)
 		status = read_maps(in, profile, err);
-	free(r.table.slots);
+	cprof_pages_free(r.table.slots, (r.table.mask + 1) * sizeof(*r.table.slots));
 	free(r.scratch);
 	return status;
 }

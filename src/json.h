@@ -14,6 +14,11 @@
  * entries (0: all). */
 json_t *cprof_json_flat(struct cprof_dist *dist, size_t top);
 
+/* Prints the JSON of cprof_json_flat(dist, top) on standard output as
+ * cprof_json_print does, without holding the entries as a tree: the
+ * same text, one object reused for every entry. */
+void cprof_json_print_flat(struct cprof_dist *dist, size_t top, bool compact);
+
 /* Prints `root` on standard output, pretty or on one line, and frees it. */
 void cprof_json_print(json_t *root, bool compact);
 

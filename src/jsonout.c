@@ -33,38 +33,129 @@ static int jansson_shape(char *buf, int len)
 	return (int)strlen(buf);
 }
 
-int cprof_format_double(char buf[CPROF_DOUBLE_CHARS], double value)
+/* The text of `value` with `digits` significant digits in %e form into
+ * buf, and whether it reads back as `value`. */
+static bool try_digits(char buf[CPROF_DOUBLE_CHARS], double value, int digits)
 {
-	int low = 1, high = 17, len, exponent;
+	snprintf(buf, CPROF_DOUBLE_CHARS, "%.*e", digits - 1, value);
+	return reads_back(buf, value);
+}
 
-	/* More significant digits never read back worse (every p-digit
-	 * decimal is also a (p+1)-digit one), so the shortest that reads back
-	 * can be found by bisection; 17 always does. */
+/* The fewest significant digits that read back as `value`, its %e text
+ * left in buf.  More digits never read back worse (every p-digit decimal
+ * is also a (p+1)-digit one), so the answer is found by bisection; most
+ * doubles (a count over a total) need 16 or 17, which are tried first. */
+static int shortest_digits(char buf[CPROF_DOUBLE_CHARS], double value)
+{
+	int low = 1, high = 15;
+
+	if (!try_digits(buf, value, 16)) {
+		snprintf(buf, CPROF_DOUBLE_CHARS, "%.16e", value);
+		return 17;
+	}
+	if (!try_digits(buf, value, 15)) {
+		snprintf(buf, CPROF_DOUBLE_CHARS, "%.15e", value);
+		return 16;
+	}
 	while (low < high) {
 		int mid = (low + high) / 2;
 
-		snprintf(buf, CPROF_DOUBLE_CHARS, "%.*e", mid - 1, value);
-		if (reads_back(buf, value))
+		if (try_digits(buf, value, mid))
 			high = mid;
 		else
 			low = mid + 1;
 	}
-	len = snprintf(buf, CPROF_DOUBLE_CHARS, "%.*e", low - 1, value);
+	snprintf(buf, CPROF_DOUBLE_CHARS, "%.*e", low - 1, value);
+	return low;
+}
+
+int cprof_format_double(char buf[CPROF_DOUBLE_CHARS], double value)
+{
+	int digits = shortest_digits(buf, value), len = (int)strlen(buf), exponent;
+
 	exponent = atoi(strchr(buf, 'e') + 1);
 	/* Positional between 1e-4 and 1e16, as Python's repr and jq print. */
 	if (exponent >= -4 && exponent < 16)
 		len = snprintf(buf, CPROF_DOUBLE_CHARS, "%.*f",
-			       low - 1 - exponent > 0 ? low - 1 - exponent : 0, value);
+			       digits - 1 - exponent > 0 ? digits - 1 - exponent : 0, value);
 	return jansson_shape(buf, len);
+}
+
+/* Where the text goes: a buffer written out to `out` when full, so that
+ * the characters cost no stdio call each. */
+struct sink {
+	FILE *out;
+	const struct cprof_json_stream *stream;
+	size_t len;
+	char buf[1 << 14];
+};
+
+static void sink_flush(struct sink *sink)
+{
+	fwrite(sink->buf, 1, sink->len, sink->out);
+	sink->len = 0;
+}
+
+static void put_bytes(struct sink *sink, const char *s, size_t n)
+{
+	if (n > sizeof(sink->buf) - sink->len) {
+		sink_flush(sink);
+		if (n > sizeof(sink->buf)) {
+			fwrite(s, 1, n, sink->out);
+			return;
+		}
+	}
+	memcpy(sink->buf + sink->len, s, n);
+	sink->len += n;
+}
+
+static void put_char(struct sink *sink, char c)
+{
+	if (sink->len == sizeof(sink->buf))
+		sink_flush(sink);
+	sink->buf[sink->len++] = c;
+}
+
+static void put_text(struct sink *sink, const char *s)
+{
+	put_bytes(sink, s, strlen(s));
+}
+
+/* An integer as %lld writes it. */
+static void put_integer(struct sink *sink, json_int_t value)
+{
+	char digits[24], *p = digits + sizeof(digits);
+	unsigned long long magnitude = value < 0 ? 0ULL - (unsigned long long)value :
+				       (unsigned long long)value;
+
+	do {
+		*--p = (char)('0' + magnitude % 10);
+		magnitude /= 10;
+	} while (magnitude);
+	if (value < 0)
+		*--p = '-';
+	put_bytes(sink, p, (size_t)(digits + sizeof(digits) - p));
+}
+
+/* A line break and the indentation of `depth`. */
+static void put_indent(struct sink *sink, int depth)
+{
+	static const char spaces[] = "                                ";
+	size_t n = 2 * (size_t)depth;
+
+	put_char(sink, '\n');
+	for (; n > sizeof(spaces) - 1; n -= sizeof(spaces) - 1)
+		put_bytes(sink, spaces, sizeof(spaces) - 1);
+	put_bytes(sink, spaces, n);
 }
 
 /* A string with jansson's escapes: the mandatory ones, and \uXXXX for the
  * other control characters; UTF-8 passes through as it is. */
-static void write_string(FILE *out, const char *s, size_t len)
+static void write_string(struct sink *sink, const char *s, size_t len)
 {
 	size_t i, run = 0;
 
-	putc('"', out);
+	put_char(sink, '"');
 	for (i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
 		const char *escape = NULL;
@@ -72,7 +163,7 @@ static void write_string(FILE *out, const char *s, size_t len)
 
 		if (c >= 0x20 && c != '"' && c != '\\')
 			continue;
-		fwrite(s + run, 1, i - run, out);
+		put_bytes(sink, s + run, i - run);
 		run = i + 1;
 		switch (c) {
 		case '"': escape = "\\\""; break;
@@ -86,89 +177,107 @@ static void write_string(FILE *out, const char *s, size_t len)
 			snprintf(seq, sizeof(seq), "\\u%04X", c);
 			escape = seq;
 		}
-		fputs(escape, out);
+		put_text(sink, escape);
 	}
-	fwrite(s + run, 1, len - run, out);
-	putc('"', out);
+	put_bytes(sink, s + run, len - run);
+	put_char(sink, '"');
 }
 
 /* Before an item (first or not) of an array or object at `depth`. */
-static void separate(FILE *out, bool first, bool compact, int depth)
+static void separate(struct sink *sink, bool first, bool compact, int depth)
 {
 	if (!first)
-		putc(',', out);
+		put_char(sink, ',');
 	if (!compact)
-		fprintf(out, "\n%*s", 2 * depth, "");
+		put_indent(sink, depth);
 }
 
-static void write_value(FILE *out, const json_t *value, bool compact, int depth);
+static void write_value(struct sink *sink, const json_t *value, bool compact, int depth);
 
-static void write_object(FILE *out, const json_t *object, bool compact, int depth)
+static void write_object(struct sink *sink, const json_t *object, bool compact, int depth)
 {
 	const char *key;
 	json_t *item;
 	bool first = true;
 
-	putc('{', out);
+	put_char(sink, '{');
 	json_object_foreach((json_t *)object, key, item) {
-		separate(out, first, compact, depth + 1);
-		write_string(out, key, strlen(key));
-		fputs(compact ? ":" : ": ", out);
-		write_value(out, item, compact, depth + 1);
+		separate(sink, first, compact, depth + 1);
+		write_string(sink, key, strlen(key));
+		put_text(sink, compact ? ":" : ": ");
+		write_value(sink, item, compact, depth + 1);
 		first = false;
 	}
 	if (!first && !compact)
-		fprintf(out, "\n%*s", 2 * depth, "");
-	putc('}', out);
+		put_indent(sink, depth);
+	put_char(sink, '}');
 }
 
-static void write_array(FILE *out, const json_t *array, bool compact, int depth)
+/* The items of the array `array`: its own, or those of the stream when it
+ * is the stream's placeholder. */
+static void write_array(struct sink *sink, const json_t *array, bool compact, int depth)
 {
+	const struct cprof_json_stream *stream = sink->stream;
+	bool streamed = stream && stream->placeholder == array;
 	size_t i, n = json_array_size(array);
+	const json_t *item;
 
-	putc('[', out);
-	for (i = 0; i < n; i++) {
-		separate(out, i == 0, compact, depth + 1);
-		write_value(out, json_array_get(array, i), compact, depth + 1);
+	put_char(sink, '[');
+	for (i = 0; (item = streamed ? stream->next(stream->ctx) :
+			    i < n ? json_array_get(array, i) : NULL); i++) {
+		separate(sink, i == 0, compact, depth + 1);
+		write_value(sink, item, compact, depth + 1);
 	}
-	if (n > 0 && !compact)
-		fprintf(out, "\n%*s", 2 * depth, "");
-	putc(']', out);
+	if (i > 0 && !compact)
+		put_indent(sink, depth);
+	put_char(sink, ']');
 }
 
-static void write_value(FILE *out, const json_t *value, bool compact, int depth)
+static void write_value(struct sink *sink, const json_t *value, bool compact, int depth)
 {
 	char number[CPROF_DOUBLE_CHARS];
 
 	switch (json_typeof(value)) {
 	case JSON_OBJECT:
-		write_object(out, value, compact, depth);
+		write_object(sink, value, compact, depth);
 		break;
 	case JSON_ARRAY:
-		write_array(out, value, compact, depth);
+		write_array(sink, value, compact, depth);
 		break;
 	case JSON_STRING:
-		write_string(out, json_string_value(value), json_string_length(value));
+		write_string(sink, json_string_value(value), json_string_length(value));
 		break;
 	case JSON_INTEGER:
-		fprintf(out, "%" JSON_INTEGER_FORMAT, json_integer_value(value));
+		put_integer(sink, json_integer_value(value));
 		break;
 	case JSON_REAL:
-		fwrite(number, 1, (size_t)cprof_format_double(number, json_real_value(value)), out);
+		put_bytes(sink, number, (size_t)cprof_format_double(number, json_real_value(value)));
 		break;
 	case JSON_TRUE:
-		fputs("true", out);
+		put_text(sink, "true");
 		break;
 	case JSON_FALSE:
-		fputs("false", out);
+		put_text(sink, "false");
 		break;
 	case JSON_NULL:
-		fputs("null", out);
+		put_text(sink, "null");
 		break;
 	}
 }
 
+void cprof_json_dump_stream(FILE *out, const json_t *root, bool compact,
+			    const struct cprof_json_stream *stream)
+{
+	struct sink sink;
+
+	sink.out = out;
+	sink.stream = stream;
+	sink.len = 0;
+	write_value(&sink, root, compact, 0);
+	sink_flush(&sink);
+}
+
 void cprof_json_dump(FILE *out, const json_t *root, bool compact)
 {
-	write_value(out, root, compact, 0);
+	cprof_json_dump_stream(out, root, compact, NULL);
 }

@@ -29,4 +29,18 @@ int cprof_format_double(char buf[CPROF_DOUBLE_CHARS], double value);
  * be the stream's (see ferror). */
 void cprof_json_dump(FILE *out, const json_t *root, bool compact);
 
+/* The items of one array written as they are made rather than held in
+ * the tree: the array `placeholder` of the tree (empty) is written with
+ * the items `next` returns, in turn, until it returns NULL; each item
+ * need stay valid only until the next call (one object may be reused). */
+struct cprof_json_stream {
+	const json_t *placeholder;
+	const json_t *(*next)(void *ctx);
+	void *ctx;
+};
+
+/* cprof_json_dump with the array of `stream` (NULL: none) streamed. */
+void cprof_json_dump_stream(FILE *out, const json_t *root, bool compact,
+			    const struct cprof_json_stream *stream);
+
 #endif

@@ -7,6 +7,7 @@
 
 #include <glib.h>
 
+#include "arena.h"
 #include "dist.h"
 #include "keys.h"
 #include "maps.h"
@@ -18,9 +19,20 @@
 /* What one looked-up address turns into: one name for most keys, the
  * inlined functions (innermost first) for function keys with DWARF. */
 struct frames {
-	uint64_t addr;         /* the hash table's key */
+	uint64_t addr;         /* the PC it was looked up for */
+	struct cprof_entry *entry; /* the entry of names[0] once a key of it was added */
 	uint32_t count;
 	const char *names[];   /* interned: equal names are the same pointer */
+};
+
+/* The frames of each PC looked up: open addressing with linear probing,
+ * the frames in an arena (a GLib table with a malloc per PC was a tenth
+ * of --by=stack). */
+struct frame_table {
+	struct frames **slots;
+	size_t mask;           /* capacity - 1, capacity a power of two */
+	size_t used;
+	struct cprof_arena arena;
 };
 
 struct keyer {
@@ -28,7 +40,7 @@ struct keyer {
 	const struct cprof_maps *maps;
 	const struct cprof_locations *locations; /* profile.proto: PCs are their indexes */
 	bool exact_pcs;        /* no PC is a return address */
-	GHashTable *cache;     /* &frames->addr -> struct frames * */
+	struct frame_table cache;
 	GStringChunk *strings;
 	GString *scratch;      /* formatting one name */
 	GString *stack_key;    /* --by=stack: the key being joined */
@@ -110,24 +122,39 @@ static size_t symbol_names(struct keyer *k, const struct cprof_mapping *m, uint6
 	return n;
 }
 
-static const struct frames *resolve(struct keyer *k, uint64_t pc)
+/* The slot of `pc` in the table: its frames, or the empty one where they
+ * go. */
+static struct frames **frame_slot(const struct frame_table *t, uint64_t pc)
 {
-	const struct cprof_symbol *known = NULL;
-	const struct cprof_mapping *m;
-	struct frames *f;
-	const char *names[256];
-	size_t count = 0, known_count = 0;
-	uint64_t addr = pc;
+	uint64_t h = pc * UINT64_C(0x9E3779B97F4A7C15);
+	size_t j;
 
-	f = g_hash_table_lookup(k->cache, &pc);
-	if (f)
-		return f;
-	if (k->locations)
-		m = cprof_location_get(k->locations, pc, &addr, &known, &known_count);
-	else
-		m = cprof_maps_find(k->maps, addr);
-	if (m && m->path[0] == '\0')
-		m = NULL;
+	for (j = (size_t)(h ^ h >> 29) & t->mask;; j = (j + 1) & t->mask)
+		if (!t->slots[j] || t->slots[j]->addr == pc)
+			return &t->slots[j];
+}
+
+static void frame_table_grow(struct frame_table *t)
+{
+	struct frames **old = t->slots;
+	size_t old_cap = t->mask + 1, i;
+
+	t->mask = 2 * old_cap - 1;
+	t->slots = cprof_pages_alloc((t->mask + 1) * sizeof(*t->slots));
+	for (i = 0; i < old_cap; i++)
+		if (old[i])
+			*frame_slot(t, old[i]->addr) = old[i];
+	cprof_pages_free(old, old_cap * sizeof(*old));
+}
+
+/* The names of `pc` by the keying asked for (at least one); m is its
+ * mapping, addr the address to look up. */
+static size_t key_names(struct keyer *k, const struct cprof_mapping *m, uint64_t addr,
+			const struct cprof_symbol *known, size_t known_count,
+			const char **names, size_t max)
+{
+	size_t count = 0;
+
 	switch (k->options->by) {
 	case CPROF_BY_DSO:
 		names[count++] = m ? intern(k, m->basename) : intern(k, "[unknown]");
@@ -143,16 +170,40 @@ static const struct frames *resolve(struct keyer *k, uint64_t pc)
 	case CPROF_BY_LINE:
 	case CPROF_BY_STACK:
 	default:       /* never a label: those are keyed from profile->labels */
-		count = symbol_names(k, m, addr, known, known_count, names, G_N_ELEMENTS(names));
+		count = symbol_names(k, m, addr, known, known_count, names, max);
 		if (count == 0)
 			names[count++] = unresolved(k, m, addr);
 		break;
 	}
-	f = g_malloc(sizeof(*f) + count * sizeof(f->names[0]));
+	return count;
+}
+
+static struct frames *resolve(struct keyer *k, uint64_t pc)
+{
+	const struct cprof_symbol *known = NULL;
+	const struct cprof_mapping *m;
+	struct frames *f, **slot = frame_slot(&k->cache, pc);
+	const char *names[256];
+	size_t count, known_count = 0;
+	uint64_t addr = pc;
+
+	if (*slot)
+		return *slot;
+	if (k->locations)
+		m = cprof_location_get(k->locations, pc, &addr, &known, &known_count);
+	else
+		m = cprof_maps_find(k->maps, addr);
+	if (m && m->path[0] == '\0')
+		m = NULL;
+	count = key_names(k, m, addr, known, known_count, names, G_N_ELEMENTS(names));
+	f = cprof_arena_alloc(&k->cache.arena, sizeof(*f) + count * sizeof(f->names[0]));
 	f->addr = pc;
+	f->entry = NULL;
 	f->count = (uint32_t)count;
 	memcpy(f->names, names, count * sizeof(names[0]));
-	g_hash_table_insert(k->cache, &f->addr, f);
+	*slot = f;
+	if (++k->cache.used > k->cache.mask / 2)
+		frame_table_grow(&k->cache);
 	return f;
 }
 
@@ -210,8 +261,14 @@ static void add_stack(struct keyer *k, const struct cprof_stack *stack, struct c
 		return;
 	}
 	if (!k->options->cum) {
-		f = resolve(k, stack->pcs[0]);
-		cprof_dist_add(dist, f->names[0], stack->count);
+		/* resolve's answers live as long as k: the entry of the leaf's
+		 * key is looked up once per PC, not once per chain. */
+		struct frames *leaf = resolve(k, stack->pcs[0]);
+
+		if (leaf->entry)
+			leaf->entry->count += stack->count;
+		else
+			leaf->entry = cprof_dist_add(dist, leaf->names[0], stack->count);
 		return;
 	}
 	for (i = 0; i < stack->depth; i++) {
@@ -230,7 +287,7 @@ static int gperf_to_dist(struct cprof_profile *profile, const struct cprof_key_o
 		.maps = &profile->maps,
 		.locations = profile->locations,
 		.exact_pcs = profile->exact_pcs,
-		.cache = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, g_free),
+		.cache = { .slots = cprof_pages_alloc(1024 * sizeof(struct frames *)), .mask = 1023 },
 		.strings = g_string_chunk_new(1 << 16),
 		.scratch = g_string_sized_new(256),
 		.stack_key = g_string_sized_new(256),
@@ -245,7 +302,8 @@ static int gperf_to_dist(struct cprof_profile *profile, const struct cprof_key_o
 		else
 			add_stack(&k, stack, dist);
 	}
-	g_hash_table_destroy(k.cache);
+	cprof_pages_free(k.cache.slots, (k.cache.mask + 1) * sizeof(*k.cache.slots));
+	cprof_arena_free(&k.cache.arena);
 	g_string_chunk_free(k.strings);
 	g_string_free(k.scratch, TRUE);
 	g_string_free(k.stack_key, TRUE);

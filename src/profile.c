@@ -195,7 +195,8 @@ void cprof_profile_free(struct cprof_profile *profile)
 {
 	if (!profile)
 		return;
-	cprof_ptrs_clear(&profile->stacks, free);
+	cprof_ptrs_clear(&profile->stacks, profile->stacks_in_arena ? NULL : free);
+	cprof_arena_free(&profile->stack_arena);
 	cprof_ptrs_clear(&profile->folded, free);
 	cprof_maps_clear(&profile->maps);
 	cprof_dist_free(profile->flat);

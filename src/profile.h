@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "arena.h"
 #include "maps.h"
 #include "ptrs.h"
 #include "util.h"
@@ -44,6 +45,8 @@ struct cprof_profile {
 	uint64_t period_us;
 	uint64_t total;        /* samples */
 	struct cprof_ptrs stacks;      /* binary: struct cprof_stack *, distinct, owned */
+	struct cprof_arena stack_arena; /* where a reader that uses it keeps its stacks */
+	bool stacks_in_arena;          /* the stacks are in stack_arena, not each malloc'd */
 	struct cprof_ptrs folded;      /* folded: struct cprof_folded_stack *, distinct, owned */
 	struct cprof_maps maps;
 	struct cprof_dist *flat;       /* flat JSON */

@@ -110,9 +110,67 @@ static void test_numbers(void)
 	}
 }
 
+/* The items of a streamed array: one object, its members set anew. */
+struct items {
+	int next, n;
+	json_t *item;
+};
+
+static const json_t *next_item(void *ctx)
+{
+	struct items *items = ctx;
+	char key[32];
+
+	if (items->next == items->n)
+		return NULL;
+	snprintf(key, sizeof(key), "k\"%d\n", items->next);
+	json_string_set(json_object_get(items->item, "key"), key);
+	json_integer_set(json_object_get(items->item, "count"), 1000 - items->next);
+	json_real_set(json_object_get(items->item, "p"), items->next / 7.0);
+	items->next++;
+	return items->item;
+}
+
+/* An array streamed through cprof_json_dump_stream is written as the
+ * same array held in the tree, empty or not, at any depth. */
+static void test_stream(void)
+{
+	int n, compact;
+
+	for (n = 0; n <= 3; n++) {
+		for (compact = 0; compact <= 1; compact++) {
+			json_t *whole = json_pack("{s:i, s:{s:[], s:s}}", "a", 1, "b", "list", "c", "d");
+			json_t *hollow = json_deep_copy(whole);
+			struct items items = { 0, n, json_pack("{s:s, s:i, s:f}", "key", "", "count", 0, "p", 0.0) };
+			struct cprof_json_stream stream = {
+				json_object_get(json_object_get(hollow, "b"), "list"), next_item, &items
+			};
+			char *text = NULL, *mine;
+			size_t size = 0;
+			FILE *out = open_memstream(&text, &size);
+
+			for (items.next = 0; items.next < n;)
+				json_array_append_new(json_object_get(json_object_get(whole, "b"), "list"),
+						      json_deep_copy(next_item(&items)));
+			items.next = 0;
+			cprof_json_dump_stream(out, hollow, compact, &stream);
+			fclose(out);
+			mine = ours(whole, compact);
+			check(strcmp(text, mine) == 0, "stream of %d (compact %d):\n%s\n---\n%s", n,
+			      compact, mine, text);
+			free(text);
+			free(mine);
+			json_decref(items.item);
+			json_decref(whole);
+			json_decref(hollow);
+		}
+	}
+}
+
 int main(void)
 {
 	test_layout();
 	test_numbers();
+	test_stream();
 	return failures ? 1 : 0;
 }
