@@ -196,25 +196,24 @@ static size_t assign_parts(const struct cprof_profile *profile, size_t n, size_t
 	return parts;
 }
 
-/* A profile that borrows the stacks of `profile` in part `part`. */
-static struct cprof_profile *view_of(const struct cprof_profile *profile, const size_t *part_of,
-				     size_t part)
+/* A profile that borrows the `count` stacks of `profile` whose indexes
+ * `stacks` holds. */
+static struct cprof_profile *view_of(const struct cprof_profile *profile, const size_t *stacks,
+				     size_t count)
 {
 	struct cprof_profile *view = cprof_xmalloc(sizeof(*view));
 	struct cprof_ptrs labels = { 0 };
-	size_t i;
+	size_t k;
 
 	*view = *profile;
 	memset(&view->stacks, 0, sizeof(view->stacks));
 	view->row_labels = NULL;
 	view->total = 0;
-	for (i = 0; i < profile->stacks.len; i++) {
-		const struct cprof_stack *stack = profile->stacks.items[i];
+	for (k = 0; k < count; k++) {
+		const struct cprof_stack *stack = profile->stacks.items[stacks[k]];
 
-		if (part_of[i] != part)
-			continue;
 		if (profile->labels)
-			cprof_ptrs_add(&labels, (void *)profile->labels[i]);
+			cprof_ptrs_add(&labels, (void *)profile->labels[stacks[k]]);
 		cprof_ptrs_add(&view->stacks, (void *)stack);
 		view->total += stack->count;
 	}
@@ -242,24 +241,35 @@ static struct cprof_part *new_part(size_t n, const char *const *values)
 }
 
 /* Keys each part of `profile` (`parts` of them, part_of[i] the part of
- * stack i) into parts appended to `out`. */
+ * stack i) into parts appended to `out`: the stacks gathered by part in
+ * one pass, each part keyed once. */
 static void key_parts(struct cprof_loader *loader, const char *name,
 		      const struct cprof_profile *profile, const char *type, const size_t *part_of,
 		      size_t parts, struct cprof_ptrs *out)
 {
-	size_t n = loader->read.num_row_labels, p, i = 0;
+	size_t n = loader->read.num_row_labels, len = profile->stacks.len, p, i;
+	size_t *start = cprof_xcalloc(parts + 1, sizeof(*start));
+	size_t *order = cprof_xcalloc(len ? len : 1, sizeof(*order));
+	size_t *fill = cprof_xcalloc(parts + 1, sizeof(*fill));
 
+	for (i = 0; i < len; i++)
+		start[part_of[i] + 1]++;
+	for (p = 0; p < parts; p++)
+		start[p + 1] += start[p];
+	memcpy(fill, start, (parts + 1) * sizeof(*fill));
+	for (i = 0; i < len; i++)
+		order[fill[part_of[i]]++] = i;
 	for (p = 0; p < parts; p++) {
-		struct cprof_profile *view = view_of(profile, part_of, p);
-		struct cprof_part *part;
+		struct cprof_profile *view = view_of(profile, order + start[p], start[p + 1] - start[p]);
+		struct cprof_part *part = new_part(n, profile->row_labels + order[start[p]] * n);
 
-		while (part_of[i] != p)
-			i++;
-		part = new_part(n, profile->row_labels + i * n);
 		key_profile(loader, name, view, type, &part->dist);
 		cprof_ptrs_add(out, part);
 		free_view(view);
 	}
+	free(fill);
+	free(order);
+	free(start);
 }
 
 void cprof_loader_read_parts(struct cprof_loader *loader, const char *name,
