@@ -140,10 +140,7 @@ static void print_rows(struct cprof_loader *loader, const char *const *inputs, i
 	size_t from, j;
 	int i;
 
-	for (j = 0; j < out->labels.len; j++)
-		cprof_ptrs_add(&out->label_keys, ((struct cprof_tag *)out->labels.items[j])->value);
-	loader->read.row_labels = (const char *const *)out->label_keys.items;
-	loader->read.num_row_labels = out->label_keys.len;
+	cprof_labels_read_options(&out->labels, &out->label_keys, &loader->read);
 	for (i = 0; i < count; i++) {
 		from = parts.len;
 		cprof_loader_read_parts(loader, inputs[i], &parts);

@@ -807,10 +807,7 @@ static void store_option(struct options *opts, int opt, char **argv)
 		break;
 	case OPT_LABEL:
 		cprof_label_parse(&opts->labels, optarg, reserved);
-		cprof_ptrs_add(&opts->label_keys,
-			       ((struct cprof_tag *)opts->labels.items[opts->labels.len - 1])->value);
-		opts->loader.read.row_labels = (const char *const *)opts->label_keys.items;
-		opts->loader.read.num_row_labels = opts->label_keys.len;
+		cprof_labels_read_options(&opts->labels, &opts->label_keys, &opts->loader.read);
 		break;
 	case OPT_TO:
 		parse_day("--to", optarg, opts->to);

@@ -23,41 +23,45 @@ bool cprof_tag_name_ok(const char *name)
 	return true;
 }
 
+/* Appends the tag NAME=VALUE (a --tag, or a --label of `noun` "label")
+ * to `tags`; dies naming the option and `shown`, the argument as given,
+ * when NAME is malformed, reserved or given twice, or VALUE is not valid
+ * UTF-8. */
+static void add_tag(struct cprof_ptrs *tags, const char *option, const char *shown,
+		    const char *name, const char *value, const char *const *reserved,
+		    const char *noun)
+{
+	struct cprof_tag *tag;
+	guint i;
+
+	if (!cprof_tag_name_ok(name))
+		cprof_die("%s: '%s': NAME must match [a-z_][a-z0-9_]*", option, shown);
+	for (; reserved && *reserved; reserved++)
+		if (strcmp(name, *reserved) == 0)
+			cprof_die("%s: '%s': %s is a field of every row, not a %s", option, shown,
+				  *reserved, noun);
+	for (i = 0; i < tags->len; i++)
+		if (strcmp(((struct cprof_tag *)tags->items[i])->name, name) == 0)
+			cprof_die("%s: '%s': a %s given twice", option, shown, noun);
+	if (!g_utf8_validate(value, -1, NULL))
+		cprof_die("%s: '%s': VALUE is not valid UTF-8", option, shown);
+	tag = cprof_xmalloc(sizeof(*tag));
+	tag->name = cprof_xstrdup(name);
+	tag->value = cprof_xstrdup(value);
+	cprof_ptrs_add(tags, tag);
+}
+
 void cprof_tag_parse(struct cprof_ptrs *tags, const char *option, const char *arg,
 		     const char *const *reserved)
 {
 	const char *eq = strchr(arg, '=');
-	struct cprof_tag *tag;
-	char *name;
-	guint i;
+	char name[72];
 
 	if (!eq)
 		cprof_die("%s: '%s': not NAME=VALUE", option, arg);
-	name = g_strndup(arg, (gsize)(eq - arg));
-	if (!cprof_tag_name_ok(name)) {
-		g_free(name);
-		cprof_die("%s: '%s': NAME must match [a-z_][a-z0-9_]*", option, arg);
-	}
-	for (; reserved && *reserved; reserved++)
-		if (strcmp(name, *reserved) == 0) {
-			g_free(name);
-			cprof_die("%s: '%s': %s is a field of every row, not a tag", option, arg,
-				  *reserved);
-		}
-	for (i = 0; i < tags->len; i++)
-		if (strcmp(((struct cprof_tag *)tags->items[i])->name, name) == 0) {
-			g_free(name);
-			cprof_die("%s: '%s': a tag given twice", option, arg);
-		}
-	if (!g_utf8_validate(eq + 1, -1, NULL)) {
-		g_free(name);
-		cprof_die("%s: '%s': VALUE is not valid UTF-8", option, arg);
-	}
-	tag = cprof_xmalloc(sizeof(*tag));
-	tag->name = cprof_xstrdup(name);
-	tag->value = cprof_xstrdup(eq + 1);
-	g_free(name);
-	cprof_ptrs_add(tags, tag);
+	/* Longer than a name may be: cut, and refused as malformed. */
+	snprintf(name, sizeof(name), "%.*s", (int)(eq - arg < 71 ? eq - arg : 71), arg);
+	add_tag(tags, option, arg, name, eq + 1, reserved, "tag");
 }
 
 void cprof_tag_free(void *data)
@@ -85,24 +89,28 @@ void cprof_rows_check(const struct cprof_dist *dist)
 
 void cprof_label_parse(struct cprof_ptrs *labels, const char *arg, const char *const *reserved)
 {
-	char *spec = strchr(arg, '=') ? cprof_xstrdup(arg) : g_strdup_printf("%s=%s", arg, arg);
+	const char *eq = strchr(arg, '=');
+	char name[72];
 
-	/* Checked here, so that the message names what was given. */
-	if (!strchr(arg, '=') && !cprof_tag_name_ok(arg)) {
-		g_free(spec);
-		cprof_die("--label: '%s': NAME must match [a-z_][a-z0-9_]*", arg);
-	}
-	for (; !strchr(arg, '=') && reserved && *reserved; reserved++)
-		if (strcmp(arg, *reserved) == 0) {
-			g_free(spec);
-			cprof_die("--label: '%s': %s is a field of every row", arg, arg);
-		}
-	if (!strchr(spec, '=')[1]) {
-		g_free(spec);
+	if (eq && !eq[1])
 		cprof_die("--label: '%s': an empty label KEY", arg);
-	}
-	cprof_tag_parse(labels, "--label", spec, reserved);
-	g_free(spec);
+	if (!eq)
+		eq = arg + strlen(arg);
+	/* Longer than a name may be: cut, and refused as malformed. */
+	snprintf(name, sizeof(name), "%.*s", (int)(eq - arg < 71 ? eq - arg : 71), arg);
+	add_tag(labels, "--label", arg, name, *eq ? eq + 1 : arg, reserved, "label");
+}
+
+void cprof_labels_read_options(const struct cprof_ptrs *labels, struct cprof_ptrs *keys,
+			       struct cprof_read_options *read)
+{
+	size_t j;
+
+	cprof_ptrs_clear(keys, NULL);
+	for (j = 0; j < labels->len; j++)
+		cprof_ptrs_add(keys, ((struct cprof_tag *)labels->items[j])->value);
+	read->row_labels = (const char *const *)keys->items;
+	read->num_row_labels = keys->len;
 }
 
 void cprof_labels_check(const struct cprof_ptrs *tags, const struct cprof_ptrs *labels)

@@ -8,6 +8,7 @@
 
 #include "dist.h"
 #include "load.h"
+#include "profile.h"
 #include "ptrs.h"
 
 /* One --tag NAME=VALUE; both owned. */
@@ -36,8 +37,14 @@ void cprof_rows_check(const struct cprof_dist *dist);
 /* Parses a --label FIELD[=KEY] into a new tag appended to `labels`
  * (name FIELD, value KEY: the profile.proto label a row's FIELD holds,
  * FIELD itself when no KEY is given).  Dies naming the option when FIELD
- * is malformed, one of `reserved` or given twice, or KEY is empty. */
+ * is malformed, one of `reserved` or given twice, or KEY is empty or not
+ * valid UTF-8. */
 void cprof_label_parse(struct cprof_ptrs *labels, const char *arg, const char *const *reserved);
+
+/* Points `read` at the KEYs of `labels`, gathered into `keys` (emptied
+ * first; it borrows them, and must live while `read` is used). */
+void cprof_labels_read_options(const struct cprof_ptrs *labels, struct cprof_ptrs *keys,
+			       struct cprof_read_options *read);
 
 /* Dies when a --label FIELD is also a --tag's NAME. */
 void cprof_labels_check(const struct cprof_ptrs *tags, const struct cprof_ptrs *labels);
