@@ -522,12 +522,16 @@ static uint16_t day_number(const char *date)
 	return (uint16_t)g_date_days_between(&epoch, &day);
 }
 
-/* One INSERT client of a load, fed as the profiles are read; restarted
- * after BATCH_ROWS rows. */
+/* One INSERT client of a load, fed as the profiles are read.  After
+ * BATCH_ROWS rows its input is closed and it is left to send while a new
+ * one is fed: the reading never waits for a server, but for the batch
+ * before the last one of the same stream. */
 struct stream {
-	struct client client;
+	struct client client;  /* the one being fed */
 	bool open;
 	size_t rows;           /* in the open client */
+	struct client sending; /* the one before, its input closed */
+	bool has_sending;
 };
 
 /* A load in progress: on each shard, one client for the rows and one
@@ -546,13 +550,19 @@ static struct {
 	unsigned long long rows;
 } loading;
 
+static void kill_client(struct client *client)
+{
+	kill(client->pid, SIGKILL);
+	waitpid(client->pid, NULL, 0);
+}
+
 static void kill_stream(struct stream *stream)
 {
-	if (!stream->open)
-		return;
-	kill(stream->client.pid, SIGKILL);
-	waitpid(stream->client.pid, NULL, 0);
-	stream->open = false;
+	if (stream->has_sending)
+		kill_client(&stream->sending);
+	if (stream->open)
+		kill_client(&stream->client);
+	stream->has_sending = stream->open = false;
 }
 
 /* At exit before the commit (a profile that did not read): kill the
@@ -624,16 +634,31 @@ static void load_begin(struct cprof_store *store, const char *load_id)
 	atexit(kill_clients);
 }
 
-static void finish_stream(const struct server *server, struct stream *stream)
+/* Waits for the client of `stream` that is sending, if any. */
+static void finish_sending(const struct server *server, struct stream *stream)
 {
 	char *error;
 
-	if (!stream->open)
+	if (!stream->has_sending)
 		return;
-	stream->open = false;
-	error = client_finish(&stream->client);
+	stream->has_sending = false;
+	error = client_finish(&stream->sending);
 	if (error)
 		die_client(loading.store, server, error);
+}
+
+/* Closes the input of the client being fed: it sends its rows, and is
+ * waited for by finish_sending.  One at a time per stream. */
+static void close_stream(const struct server *server, struct stream *stream)
+{
+	if (!stream->open)
+		return;
+	finish_sending(server, stream);
+	fclose(stream->client.io);
+	stream->client.io = NULL;
+	stream->sending = stream->client;
+	stream->has_sending = true;
+	stream->open = false;
 }
 
 /* The client of `stream` on `server`, ready for `rows` more rows. */
@@ -641,7 +666,7 @@ static FILE *stream_for(const struct server *server, struct stream *stream, cons
 			size_t rows)
 {
 	if (stream->open && stream->rows + rows > BATCH_ROWS)
-		finish_stream(server, stream);
+		close_stream(server, stream);
 	if (!stream->open) {
 		client_start(loading.store, server, sql, true, &stream->client);
 		stream->open = true;
@@ -701,9 +726,15 @@ static void load_commit(struct cprof_store *store, size_t profiles)
 	char *sql, *q = quote(loading.load_id), *error;
 	size_t i, marked = 0;
 
+	/* Every client's input is closed before any is waited for, so that
+	 * the shards take their last batches at once. */
 	for (i = 0; i < loading.num_shards; i++) {
-		finish_stream(&loading.shards[i].server, &loading.shards[i].rows);
-		finish_stream(&loading.shards[i].server, &loading.shards[i].profiles);
+		close_stream(&loading.shards[i].server, &loading.shards[i].rows);
+		close_stream(&loading.shards[i].server, &loading.shards[i].profiles);
+	}
+	for (i = 0; i < loading.num_shards; i++) {
+		finish_sending(&loading.shards[i].server, &loading.shards[i].rows);
+		finish_sending(&loading.shards[i].server, &loading.shards[i].profiles);
 	}
 	/* Every shard learns the load is whole, so that each one's rows are
 	 * seen even when another does not answer. */
