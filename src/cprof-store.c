@@ -556,37 +556,40 @@ static void check_groups(const struct cprof_store *store, char **group_names, si
 	}
 }
 
+/* Whether `name` is a column of the profile rather than of its rows. */
+static bool of_profile(const char *name)
+{
+	return strcmp(name, "profile") == 0 || strcmp(name, "sample_type") == 0;
+}
+
 /* Fills query's groups: the counts of each key, and the profiles of
- * each group (sources, sample type and period), asked at once. */
-static void select_groups(struct query *query, char **group_names, const GString *where)
+ * each group (sources, sample type and period), asked at once.
+ * `joined`: a --where names a column of the profile. */
+static void select_groups(struct query *query, char **group_names, const GString *where,
+			  bool joined)
 {
 	struct cprof_store *store = query->store;
 	char **cols = g_new0(char *, query->num_groups + 1);
-	GString *sources = g_string_new("SELECT ");
 	struct cprof_store_query queries[2];
-	const char *to_text;
 	size_t i;
 
-	/* The group's values as text (a Date on ClickHouse; SQLite's
-	 * columns are text already). */
-	to_text = strcmp(store->ops->name, "sqlite") == 0 ? "" : "toString";
 	for (i = 0; i < query->num_groups; i++) {
 		cols[i] = column_sql(group_names[i]);
-		g_string_append_printf(sources, "%s(%s) AS c%zu, ", to_text, cols[i], i);
+		joined = joined || of_profile(group_names[i]);
 	}
-	g_string_append_printf(sources, "profile AS c%zu, load_id AS c%zu, seq AS c%zu, "
-			       "sample_type AS c%zu, period_us AS c%zu FROM profiles WHERE %s",
-			       i, i + 1, i + 2, i + 3, i + 4, where->str);
 	/* The sources first: their few rows are read while the servers
 	 * still sum the keys. */
-	queries[0] = (struct cprof_store_query){ sources->str, query->num_groups + 5, add_source,
-						 query };
+	queries[0] = (struct cprof_store_query){
+		store->ops->sources_sql(store, (const char *const *)cols, query->num_groups,
+					where->str),
+		query->num_groups + 5, add_source, query };
 	queries[1] = (struct cprof_store_query){
-		store->ops->keys_sql(store, (const char *const *)cols, query->num_groups, where->str),
+		store->ops->keys_sql(store, (const char *const *)cols, query->num_groups, where->str,
+				     joined),
 		query->num_groups + 2, add_key, query };
 	store->ops->select_all(store, queries, 2);
+	g_free((char *)queries[0].sql);
 	g_free((char *)queries[1].sql);
-	g_string_free(sources, TRUE);
 	g_strfreev(cols);
 }
 
@@ -684,14 +687,17 @@ static void do_query(const char *url, enum cprof_by by, struct cprof_ptrs *where
 	char **group_names = group_arg ? g_strsplit(group_arg, ",", -1) : g_new0(char *, 1);
 	struct query query = { store, by, g_strv_length(group_names), NULL };
 	struct query_output out = { group_names, query.num_groups, NULL, top, compact, text };
+	bool joined = false;
 	GString *where;
 	GPtrArray *sorted;
 	size_t i;
 
 	query.groups = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, free_group);
 	where = where_sql(store, by, wheres, from, to);
+	for (i = 0; i < wheres->len; i++)
+		joined = joined || of_profile(((struct cprof_tag *)wheres->items[i])->name);
 	check_groups(store, group_names, query.num_groups, group_arg);
-	select_groups(&query, group_names, where);
+	select_groups(&query, group_names, where, joined);
 	out.missing = store->ops->missing_shards(store);
 	sorted = sorted_groups(&query);
 	for (i = 0; i < sorted->len; i++)

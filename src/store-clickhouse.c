@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -15,11 +16,6 @@
 
 #include "store.h"
 #include "util.h"
-
-/* Rows per INSERT: below the client's max_insert_block_size, so that the
- * client sends its one block only at the end of its input, and a client
- * killed before then writes nothing. */
-#define BATCH_ROWS 500000
 
 struct server {
 	char *host;
@@ -329,7 +325,7 @@ static void create_table(struct cprof_store *store, const struct server *server,
 			 const char *const *dims, size_t num_dims, const char *cluster)
 {
 	struct clickhouse *ch = ch_of(store);
-	GString *cols = g_string_new(NULL), *order = g_string_new("kind");
+	GString *cols = g_string_new(NULL), *order = g_string_new("kind_id");
 	char *sql, *q;
 	size_t i;
 
@@ -347,7 +343,7 @@ static void create_table(struct cprof_store *store, const struct server *server,
 	if (cluster) {
 		q = quote(cluster);
 		sql = g_strdup_printf("CREATE TABLE %s AS %s_local ENGINE = Distributed(%s, \"%s\", "
-				      "%s_local, cityHash64(load_id, seq))", table, table, q,
+				      "%s_local, cityHash64(load, seq))", table, table, q,
 				      ch->database, table);
 		run(store, server, sql);
 		g_free(sql);
@@ -389,18 +385,18 @@ static void create_tables(struct cprof_store *store, const struct server *server
 	g_free(sql);
 	run(store, server, "CREATE TABLE cprof_meta (name String, value String) ENGINE = TinyLog");
 	/* The committed loads: a query sees the rows of these only. */
-	run(store, server, "CREATE TABLE loads (load_id String, time DateTime, profiles UInt64, "
-			   "rows UInt64) ENGINE = MergeTree() ORDER BY load_id");
+	run(store, server, "CREATE TABLE loads (load_id String, load UInt64, time DateTime, "
+			   "profiles UInt64, rows UInt64) ENGINE = MergeTree() ORDER BY load_id");
+	/* A row carries its profile's load and seq, not the profile's own
+	 * columns: those are in profiles, joined when a query names them. */
 	create_table(store, server, "rows",
-		     "date Date, profile String, load_id String, seq UInt32, kind String, "
-		     "key String, count UInt64, sample_type String, period_us Int64, "
-		     "load UInt64 DEFAULT cityHash64(load_id), kind_id UInt64 DEFAULT cityHash64(kind), "
-		     "key_id UInt64 DEFAULT cityHash64(key)", "key",
-		     dims, num_dims, cluster);
+		     "date Date, load UInt64, seq UInt32, kind String, key String, count UInt64, "
+		     "kind_id UInt64 DEFAULT cityHash64(kind), key_id UInt64 DEFAULT cityHash64(key)",
+		     "key_id", dims, num_dims, cluster);
 	create_table(store, server, "profiles",
-		     "date Date, profile String, load_id String, seq UInt32, kind String, "
-		     "sample_type String, period_us Int64, total UInt64, num_keys UInt64, "
-		     "load UInt64 DEFAULT cityHash64(load_id), kind_id UInt64 DEFAULT cityHash64(kind)",
+		     "date Date, profile String, load_id String, load UInt64, seq UInt32, "
+		     "kind String, sample_type String, period_us Int64, total UInt64, num_keys UInt64, "
+		     "kind_id UInt64 DEFAULT cityHash64(kind)",
 		     "profile", dims, num_dims, cluster);
 	write_meta(store, server, dims, cluster, shard);
 }
@@ -486,25 +482,101 @@ static char *meta(struct cprof_store *store, const char *name)
 	return value ? cprof_xstrdup(value) : NULL;
 }
 
-/* RowBinary, the client's cheapest input: integers little-endian,
- * strings as their length (LEB128) and bytes, a Date as its day number. */
-static void put_le(FILE *out, uint64_t value, int bytes)
+/* A block of the Native format, the client's cheapest input: it is sent
+ * on as it comes, while the next is filled.  Each column's values are
+ * kept as the format writes them: integers little-endian, strings as
+ * their length (LEB128) and bytes, a Date as its day number. */
+#define BLOCK_ROWS 65536
+
+struct block {
+	size_t columns, rows;
+	const char **names, **types;
+	GByteArray **data;
+};
+
+static void put_varint(GByteArray *out, uint64_t n)
 {
+	uint8_t byte;
+
+	do {
+		byte = (uint8_t)((n & 0x7f) | (n > 0x7f ? 0x80 : 0));
+		g_byte_array_append(out, &byte, 1);
+		n >>= 7;
+	} while (n);
+}
+
+static void put_string(GByteArray *out, const char *s)
+{
+	size_t len = strlen(s);
+
+	put_varint(out, len);
+	g_byte_array_append(out, (const guint8 *)s, (guint)len);
+}
+
+static void put_le(GByteArray *out, uint64_t value, int bytes)
+{
+	uint8_t le[8];
 	int i;
 
 	for (i = 0; i < bytes; i++)
-		putc((int)((value >> (8 * i)) & 0xff), out);
+		le[i] = (uint8_t)(value >> (8 * i));
+	g_byte_array_append(out, le, (guint)bytes);
 }
 
-static void put_string(FILE *out, const char *s)
+/* Makes room in `block` for `columns` columns. */
+static void block_init(struct block *block, size_t columns)
 {
-	size_t len = strlen(s), n = len;
+	block->columns = block->rows = 0;
+	block->names = cprof_xcalloc(columns, sizeof(*block->names));
+	block->types = cprof_xcalloc(columns, sizeof(*block->types));
+	block->data = cprof_xcalloc(columns, sizeof(*block->data));
+}
 
-	do {
-		putc((int)((n & 0x7f) | (n > 0x7f ? 0x80 : 0)), out);
-		n >>= 7;
-	} while (n);
-	fwrite(s, 1, len, out);
+/* Adds a column (its name and ClickHouse type, both kept, not copied),
+ * one of those block_init made room for; returns its data. */
+static GByteArray *block_column(struct block *block, const char *name, const char *type)
+{
+	block->names[block->columns] = name;
+	block->types[block->columns] = type;
+	block->data[block->columns] = g_byte_array_sized_new(1 << 16);
+	return block->data[block->columns++];
+}
+
+/* Writes the block to `out` and empties it. */
+static void block_flush(struct block *block, FILE *out)
+{
+	GByteArray *h;
+	size_t i;
+
+	if (block->rows == 0) {
+		return;
+	}
+	h = g_byte_array_new();
+	put_varint(h, block->columns);
+	put_varint(h, block->rows);
+	fwrite(h->data, 1, h->len, out);
+	for (i = 0; i < block->columns; i++) {
+		g_byte_array_set_size(h, 0);
+		put_string(h, block->names[i]);
+		put_string(h, block->types[i]);
+		fwrite(h->data, 1, h->len, out);
+		fwrite(block->data[i]->data, 1, block->data[i]->len, out);
+		g_byte_array_set_size(block->data[i], 0);
+	}
+	block->rows = 0;
+	g_byte_array_unref(h);
+}
+
+static void block_free(struct block *block)
+{
+	size_t i;
+
+	for (i = 0; i < block->columns; i++)
+		g_byte_array_unref(block->data[i]);
+	free(block->names);
+	free(block->types);
+	free(block->data);
+	block->columns = 0;
 }
 
 /* The day number of "YYYY-MM-DD" (days since 1970-01-01). */
@@ -522,16 +594,70 @@ static uint16_t day_number(const char *date)
 	return (uint16_t)g_date_days_between(&epoch, &day);
 }
 
-/* One INSERT client of a load, fed as the profiles are read.  After
- * BATCH_ROWS rows its input is closed and it is left to send while a new
- * one is fed: the reading never waits for a server, but for the batch
- * before the last one of the same stream. */
+/* The columns of a table a load fills: the dimensions, then the rest. */
+struct table_block {
+	struct block block;
+	GByteArray **dims;
+	GByteArray *date, *profile, *load_id, *load, *seq, *kind, *key, *count,
+		*sample_type, *period_us, *total, *num_keys;
+};
+
+static void rows_block(struct table_block *t, const struct cprof_store *store)
+{
+	size_t d;
+
+	block_init(&t->block, store->num_dims + 6);
+	t->dims = cprof_xcalloc(store->num_dims ? store->num_dims : 1, sizeof(*t->dims));
+	for (d = 0; d < store->num_dims; d++)
+		t->dims[d] = block_column(&t->block, store->dims[d], "String");
+	t->date = block_column(&t->block, "date", "Date");
+	t->load = block_column(&t->block, "load", "UInt64");
+	t->seq = block_column(&t->block, "seq", "UInt32");
+	t->kind = block_column(&t->block, "kind", "String");
+	t->key = block_column(&t->block, "key", "String");
+	t->count = block_column(&t->block, "count", "UInt64");
+}
+
+static void profiles_block(struct table_block *t, const struct cprof_store *store)
+{
+	size_t d;
+
+	block_init(&t->block, store->num_dims + 11);
+	t->dims = cprof_xcalloc(store->num_dims ? store->num_dims : 1, sizeof(*t->dims));
+	for (d = 0; d < store->num_dims; d++)
+		t->dims[d] = block_column(&t->block, store->dims[d], "String");
+	t->date = block_column(&t->block, "date", "Date");
+	t->profile = block_column(&t->block, "profile", "String");
+	t->load_id = block_column(&t->block, "load_id", "String");
+	t->load = block_column(&t->block, "load", "UInt64");
+	t->seq = block_column(&t->block, "seq", "UInt32");
+	t->kind = block_column(&t->block, "kind", "String");
+	t->sample_type = block_column(&t->block, "sample_type", "String");
+	t->period_us = block_column(&t->block, "period_us", "Int64");
+	t->total = block_column(&t->block, "total", "UInt64");
+	t->num_keys = block_column(&t->block, "num_keys", "UInt64");
+}
+
+/* The INSERT of a table_block's columns into `table` (its local table on
+ * a cluster), in Native. */
+static char *insert_sql(struct cprof_store *store, const char *table, const struct block *block)
+{
+	GString *sql = g_string_new(NULL);
+	size_t i;
+
+	g_string_printf(sql, "INSERT INTO %s%s (", table, ch_of(store)->cluster ? "_local" : "");
+	for (i = 0; i < block->columns; i++)
+		g_string_append_printf(sql, "%s\"%s\"", i ? ", " : "", block->names[i]);
+	g_string_append(sql, ") FORMAT Native");
+	return g_string_free(sql, FALSE);
+}
+
+/* One INSERT client of a load and the block it is fed next. */
 struct stream {
-	struct client client;  /* the one being fed */
+	struct client client;
 	bool open;
-	size_t rows;           /* in the open client */
-	struct client sending; /* the one before, its input closed */
-	bool has_sending;
+	struct table_block t;
+	char *sql;
 };
 
 /* A load in progress: on each shard, one client for the rows and one
@@ -539,36 +665,33 @@ struct stream {
 struct loader_shard {
 	struct server server;
 	struct stream rows, profiles;
+	struct client commit;  /* INSERT INTO loads, fed once all is sent */
+	bool committing;
 };
 
 static struct {
 	struct cprof_store *store;
 	const char *load_id;
+	uint64_t load;                          /* load_number(load_id) */
 	struct loader_shard *shards;
 	size_t num_shards;
-	char *insert_rows, *insert_profiles;   /* the INSERT statements */
 	unsigned long long rows;
 } loading;
 
-static void kill_client(struct client *client)
-{
-	kill(client->pid, SIGKILL);
-	waitpid(client->pid, NULL, 0);
-}
-
 static void kill_stream(struct stream *stream)
 {
-	if (stream->has_sending)
-		kill_client(&stream->sending);
-	if (stream->open)
-		kill_client(&stream->client);
-	stream->has_sending = stream->open = false;
+	if (!stream->open)
+		return;
+	kill(stream->client.pid, SIGKILL);
+	waitpid(stream->client.pid, NULL, 0);
+	stream->open = false;
 }
 
 /* At exit before the commit (a profile that did not read): kill the
- * clients before they see the end of their input, so that they send
- * nothing.  What a client sent is not seen by queries anyway: its load is
- * not in the loads table. */
+ * clients before they see the end of their input, so that the servers
+ * drop what they were sent.  Rows a server had written already (it
+ * writes a part every million rows) are not seen by queries anyway:
+ * their load is not in the loads table. */
 static void kill_clients(void)
 {
 	size_t i;
@@ -576,6 +699,11 @@ static void kill_clients(void)
 	for (i = 0; i < loading.num_shards; i++) {
 		kill_stream(&loading.shards[i].rows);
 		kill_stream(&loading.shards[i].profiles);
+		if (loading.shards[i].committing) {
+			kill(loading.shards[i].commit.pid, SIGKILL);
+			waitpid(loading.shards[i].commit.pid, NULL, 0);
+			loading.shards[i].committing = false;
+		}
 	}
 }
 
@@ -610,155 +738,181 @@ static void loading_servers(struct cprof_store *store)
 		cprof_die("%s: cluster %s has no shard", store->url, ch->cluster);
 }
 
-/* The INSERT of the dimensions and `columns` into `table` (its local
- * table on a cluster), in RowBinary. */
-static char *insert_sql(struct cprof_store *store, const char *table, const char *columns)
+/* The load's number, which rows carry in place of its id: the id's first
+ * 16 hex digits (of a random UUID). */
+static uint64_t load_number(const char *load_id)
 {
-	GString *sql = g_string_new(NULL);
-	size_t d;
+	uint64_t n = 0;
+	int digits = 0;
+	const char *p;
 
-	g_string_printf(sql, "INSERT INTO %s%s (", table, ch_of(store)->cluster ? "_local" : "");
-	for (d = 0; d < store->num_dims; d++)
-		g_string_append_printf(sql, "\"%s\", ", store->dims[d]);
-	g_string_append_printf(sql, "%s) FORMAT RowBinary", columns);
-	return g_string_free(sql, FALSE);
+	for (p = load_id; *p && digits < 16; p++) {
+		if (!g_ascii_isxdigit(*p))
+			continue;
+		n = n << 4 | (uint64_t)g_ascii_xdigit_value(*p);
+		digits++;
+	}
+	return n;
 }
 
 static void load_begin(struct cprof_store *store, const char *load_id)
 {
+	size_t i;
+
 	loading.store = store;
 	loading.load_id = load_id;
+	loading.load = load_number(load_id);
 	loading_servers(store);
-	loading.insert_rows = insert_sql(store, "rows", CPROF_STORE_ROW_COLUMNS);
-	loading.insert_profiles = insert_sql(store, "profiles", CPROF_STORE_PROFILE_COLUMNS);
+	for (i = 0; i < loading.num_shards; i++) {
+		struct loader_shard *shard = &loading.shards[i];
+
+		rows_block(&shard->rows.t, store);
+		shard->rows.sql = insert_sql(store, "rows", &shard->rows.t.block);
+		profiles_block(&shard->profiles.t, store);
+		shard->profiles.sql = insert_sql(store, "profiles", &shard->profiles.t.block);
+	}
 	atexit(kill_clients);
 }
 
-/* Waits for the client of `stream` that is sending, if any. */
-static void finish_sending(const struct server *server, struct stream *stream)
+/* Ends a row of `stream`'s block, sending the block when it is full.
+ * The client starts with the first row, so that it is up when the first
+ * block is. */
+static void end_row(const struct server *server, struct stream *stream)
 {
-	char *error;
-
-	if (!stream->has_sending)
-		return;
-	stream->has_sending = false;
-	error = client_finish(&stream->sending);
-	if (error)
-		die_client(loading.store, server, error);
-}
-
-/* Closes the input of the client being fed: it sends its rows, and is
- * waited for by finish_sending.  One at a time per stream. */
-static void close_stream(const struct server *server, struct stream *stream)
-{
-	if (!stream->open)
-		return;
-	finish_sending(server, stream);
-	fclose(stream->client.io);
-	stream->client.io = NULL;
-	stream->sending = stream->client;
-	stream->has_sending = true;
-	stream->open = false;
-}
-
-/* The client of `stream` on `server`, ready for `rows` more rows. */
-static FILE *stream_for(const struct server *server, struct stream *stream, const char *sql,
-			size_t rows)
-{
-	if (stream->open && stream->rows + rows > BATCH_ROWS)
-		close_stream(server, stream);
 	if (!stream->open) {
-		client_start(loading.store, server, sql, true, &stream->client);
+		client_start(loading.store, server, stream->sql, true, &stream->client);
 		stream->open = true;
-		stream->rows = 0;
 	}
-	stream->rows += rows;
-	return stream->client.io;
+	if (++stream->t.block.rows == BLOCK_ROWS)
+		block_flush(&stream->t.block, stream->client.io);
 }
 
-/* The columns every table starts with: the dimensions, date, profile,
- * load_id, seq. */
-static void put_head(FILE *out, const struct cprof_store *store,
+/* The columns every table starts with: the dimensions, date, load, seq. */
+static void put_head(struct table_block *t, const struct cprof_store *store,
 		     const struct cprof_store_profile *prof, uint16_t day)
 {
 	size_t d;
 
 	for (d = 0; d < store->num_dims; d++)
-		put_string(out, prof->dims[d]);
-	put_le(out, day, 2);
-	put_string(out, prof->name);
-	put_string(out, loading.load_id);
-	put_le(out, prof->seq, 4);
+		put_string(t->dims[d], prof->dims[d]);
+	put_le(t->date, day, 2);
+	put_le(t->load, loading.load, 8);
+	put_le(t->seq, prof->seq, 4);
 }
 
 static void load_profile(struct cprof_store *store, const struct cprof_store_profile *prof)
 {
 	/* Profiles go round the shards, each whole to one. */
 	struct loader_shard *shard = &loading.shards[prof->seq % loading.num_shards];
+	struct table_block *t = &shard->profiles.t;
 	const char *kind = cprof_by_name(prof->dist->by);
 	size_t i, n = prof->dist->entries.len;
 	uint16_t day = day_number(prof->date);
-	FILE *out;
 
-	out = stream_for(&shard->server, &shard->profiles, loading.insert_profiles, 1);
-	put_head(out, store, prof, day);
-	put_string(out, kind);
-	put_string(out, prof->sample_type);
-	put_le(out, (uint64_t)prof->period_us, 8);
-	put_le(out, prof->total, 8);
-	put_le(out, n, 8);
-	out = stream_for(&shard->server, &shard->rows, loading.insert_rows, n);
+	put_head(t, store, prof, day);
+	put_string(t->profile, prof->name);
+	put_string(t->load_id, loading.load_id);
+	put_string(t->kind, kind);
+	put_string(t->sample_type, prof->sample_type);
+	put_le(t->period_us, (uint64_t)prof->period_us, 8);
+	put_le(t->total, prof->total, 8);
+	put_le(t->num_keys, n, 8);
+	end_row(&shard->server, &shard->profiles);
+	t = &shard->rows.t;
 	for (i = 0; i < n; i++) {
 		const struct cprof_entry *entry = prof->dist->entries.items[i];
 
-		put_head(out, store, prof, day);
-		put_string(out, kind);
-		put_string(out, entry->key);
-		put_le(out, entry->count, 8);
-		put_string(out, prof->sample_type);
-		put_le(out, (uint64_t)prof->period_us, 8);
+		put_head(t, store, prof, day);
+		put_string(t->kind, kind);
+		put_string(t->key, entry->key);
+		put_le(t->count, entry->count, 8);
+		end_row(&shard->server, &shard->rows);
 	}
 	loading.rows += n;
 }
 
-static void load_commit(struct cprof_store *store, size_t profiles)
+/* Sends what is left of `stream`'s block and closes the client's input,
+ * so that it sends its last rows; finish_stream waits for it. */
+static void close_stream(const struct server *server, struct stream *stream)
 {
-	char *sql, *q = quote(loading.load_id), *error;
-	size_t i, marked = 0;
+	if (stream->open) {
+		block_flush(&stream->t.block, stream->client.io);
+		fclose(stream->client.io);
+		stream->client.io = NULL;
+	}
+	block_free(&stream->t.block);
+	free(stream->t.dims);
+	g_free(stream->sql);
+}
 
-	/* Every client's input is closed before any is waited for, so that
-	 * the shards take their last batches at once. */
+static void finish_stream(const struct server *server, struct stream *stream)
+{
+	char *error;
+
+	if (!stream->open)
+		return;
+	stream->open = false;
+	error = client_finish(&stream->client);
+	if (error)
+		die_client(loading.store, server, error);
+}
+
+/* Waits for the INSERT INTO loads of each shard, fed already; dies on
+ * the first that failed, saying on how many shards the load is seen. */
+static void finish_commits(struct cprof_store *store)
+{
+	size_t i, marked = 0;
+	char *error;
+
 	for (i = 0; i < loading.num_shards; i++) {
-		close_stream(&loading.shards[i].server, &loading.shards[i].rows);
-		close_stream(&loading.shards[i].server, &loading.shards[i].profiles);
-	}
-	for (i = 0; i < loading.num_shards; i++) {
-		finish_sending(&loading.shards[i].server, &loading.shards[i].rows);
-		finish_sending(&loading.shards[i].server, &loading.shards[i].profiles);
-	}
-	/* Every shard learns the load is whole, so that each one's rows are
-	 * seen even when another does not answer. */
-	sql = g_strdup_printf("INSERT INTO loads VALUES (%s, now(), %zu, %llu)", q, profiles,
-			      loading.rows);
-	for (i = 0; i < loading.num_shards; i++) {
-		client_start(store, &loading.shards[i].server, sql, true,
-			     &loading.shards[i].rows.client);
-		loading.shards[i].rows.open = true;
-	}
-	for (i = 0; i < loading.num_shards; i++) {
-		loading.shards[i].rows.open = false;
-		error = client_finish(&loading.shards[i].rows.client);
+		struct loader_shard *shard = &loading.shards[i];
+
+		shard->committing = false;
+		error = client_finish(&shard->commit);
 		if (error) {
 			if (marked)
 				cprof_die("%s: %s:%s: %s (load %s is seen on %zu of the %zu shards)",
-					  store->url, loading.shards[i].server.host,
-					  loading.shards[i].server.port, error, loading.load_id, marked,
-					  loading.num_shards);
-			die_client(store, &loading.shards[i].server, error);
+					  store->url, shard->server.host, shard->server.port, error,
+					  loading.load_id, marked, loading.num_shards);
+			die_client(store, &shard->server, error);
 		}
 		marked++;
 	}
-	g_free(sql);
+}
+
+static void load_commit(struct cprof_store *store, size_t profiles)
+{
+	char *q = quote(loading.load_id);
+	size_t i;
+
+	/* Every client's input is closed before any is waited for, so that
+	 * the shards take their last blocks at once; the clients that commit
+	 * start meanwhile, and are fed the load's row in the loads table only
+	 * when every shard has all its rows.  Each shard learns the load is
+	 * whole, so that its rows are seen even when another does not
+	 * answer. */
+	for (i = 0; i < loading.num_shards; i++) {
+		struct loader_shard *shard = &loading.shards[i];
+
+		close_stream(&shard->server, &shard->rows);
+		close_stream(&shard->server, &shard->profiles);
+		client_start(store, &shard->server, "INSERT INTO loads FORMAT Values", true,
+			     &shard->commit);
+		shard->committing = true;
+	}
+	for (i = 0; i < loading.num_shards; i++) {
+		finish_stream(&loading.shards[i].server, &loading.shards[i].rows);
+		finish_stream(&loading.shards[i].server, &loading.shards[i].profiles);
+	}
+	for (i = 0; i < loading.num_shards; i++) {
+		struct client *commit = &loading.shards[i].commit;
+
+		fprintf(commit->io, "(%s, %" PRIu64 ", now(), %zu, %llu)\n", q, loading.load,
+			profiles, loading.rows);
+		fclose(commit->io);
+		commit->io = NULL;
+	}
+	finish_commits(store);
 	free(q);
 	for (i = 0; i < loading.num_shards; i++) {
 		free(loading.shards[i].server.host);
@@ -767,8 +921,6 @@ static void load_commit(struct cprof_store *store, size_t profiles)
 	free(loading.shards);
 	loading.shards = NULL;
 	loading.num_shards = 0;
-	g_free(loading.insert_rows);
-	g_free(loading.insert_profiles);
 }
 
 static void add_missing(void *data, const char *const *values, size_t count)
@@ -869,12 +1021,42 @@ static void select_all(struct cprof_store *store, const struct cprof_store_query
 static char *where_kind(struct cprof_store *store, const char *kind)
 {
 	char *q = quote(kind);
-	char *sql = g_strdup_printf("kind_id = cityHash64(%s) AND load IN (SELECT "
-				    "cityHash64(load_id) FROM \"%s\".loads)", q,
+	char *sql = g_strdup_printf("kind_id = cityHash64(%s) AND load IN (SELECT load FROM "
+				    "\"%s\".loads)", q,
 				    ch_of(store)->database);
 
 	free(q);
 	return sql;
+}
+
+/* The profiles' rows, with the profile's columns joined when they are
+ * asked for.  On a cluster each shard joins its own profiles: a
+ * profile's rows are on the shard of its row of profiles (load_profile
+ * puts both on one). */
+static char *rows_from(struct cprof_store *store, bool of_profile)
+{
+	struct clickhouse *ch = ch_of(store);
+
+	if (!of_profile)
+		return g_strdup("rows");
+	return g_strdup_printf("rows ANY INNER JOIN (SELECT load, seq, profile, sample_type FROM "
+			       "\"%s\".%s) USING (load, seq)", ch->database,
+			       ch->cluster ? "profiles_local" : "profiles");
+}
+
+/* The group's values as text (a Date is not). */
+static char *sources_sql(struct cprof_store *store, const char *const *groups,
+			 size_t num_groups, const char *where)
+{
+	GString *sql = g_string_new("SELECT ");
+	size_t i;
+
+	for (i = 0; i < num_groups; i++)
+		g_string_append_printf(sql, "toString(%s) AS c%zu, ", groups[i], i);
+	g_string_append_printf(sql, "profile AS c%zu, load_id AS c%zu, seq AS c%zu, "
+			       "sample_type AS c%zu, period_us AS c%zu FROM profiles WHERE %s",
+			       i, i + 1, i + 2, i + 3, i + 4, where);
+	return g_string_free(sql, FALSE);
 }
 
 /* Grouped by the CityHash64 of the group's values and by key_id, the
@@ -883,9 +1065,10 @@ static char *where_kind(struct cprof_store *store, const char *kind)
  * (two keys, or two groups' values, with one hash) would merge them; see
  * cprof-store(1), BACK ENDS. */
 static char *keys_sql(struct cprof_store *store, const char *const *groups, size_t num_groups,
-		      const char *where)
+		      const char *where, bool of_profile)
 {
 	GString *sql = g_string_new("SELECT "), *by = g_string_new(NULL);
+	char *from = rows_from(store, of_profile);
 	size_t i;
 
 	for (i = 0; i < num_groups; i++) {
@@ -894,9 +1077,10 @@ static char *keys_sql(struct cprof_store *store, const char *const *groups, size
 	}
 	if (num_groups)
 		g_string_append(by, "), ");
-	g_string_append_printf(sql, "any(key) AS c%zu, sum(count) AS c%zu FROM rows WHERE %s "
-			       "GROUP BY %skey_id", i, i + 1, where, by->str);
+	g_string_append_printf(sql, "any(key) AS c%zu, sum(count) AS c%zu FROM %s WHERE %s "
+			       "GROUP BY %skey_id", i, i + 1, from, where, by->str);
 	g_string_free(by, TRUE);
+	g_free(from);
 	return g_string_free(sql, FALSE);
 }
 
@@ -964,6 +1148,7 @@ const struct cprof_store_ops cprof_store_clickhouse = {
 	.load_profile = load_profile,
 	.load_commit = load_commit,
 	.where_kind = where_kind,
+	.sources_sql = sources_sql,
 	.keys_sql = keys_sql,
 	.select_all = select_all,
 	.quote = quote,

@@ -11,6 +11,14 @@
 
 #include "store.h"
 
+/* The columns of the rows table after the dimensions, in this order. */
+#define CPROF_STORE_ROW_COLUMNS "date, profile, load_id, seq, kind, key, count, sample_type, period_us"
+
+/* The columns of the profiles table (a row per profile loaded: what a
+ * query lists as its sources) after the dimensions, in this order. */
+#define CPROF_STORE_PROFILE_COLUMNS \
+	"date, profile, load_id, seq, kind, sample_type, period_us, total, num_keys"
+
 static sqlite3 *db_of(struct cprof_store *store)
 {
 	return store->impl;
@@ -223,8 +231,24 @@ static char *where_kind(struct cprof_store *store, const char *kind)
 	return sql;
 }
 
+/* The profiles' columns are in the rows too: sources_sql and keys_sql
+ * need no join. */
+static char *sources_sql(struct cprof_store *store, const char *const *groups,
+			 size_t num_groups, const char *where)
+{
+	GString *sql = g_string_new("SELECT ");
+	size_t i;
+
+	for (i = 0; i < num_groups; i++)
+		g_string_append_printf(sql, "%s AS c%zu, ", groups[i], i);
+	g_string_append_printf(sql, "profile AS c%zu, load_id AS c%zu, seq AS c%zu, "
+			       "sample_type AS c%zu, period_us AS c%zu FROM profiles WHERE %s",
+			       i, i + 1, i + 2, i + 3, i + 4, where);
+	return g_string_free(sql, FALSE);
+}
+
 static char *keys_sql(struct cprof_store *store, const char *const *groups, size_t num_groups,
-		      const char *where)
+		      const char *where, bool of_profile)
 {
 	GString *sql = g_string_new("SELECT "), *by = g_string_new(NULL);
 	size_t i;
@@ -285,6 +309,7 @@ const struct cprof_store_ops cprof_store_sqlite = {
 	.load_profile = load_profile,
 	.load_commit = load_commit,
 	.where_kind = where_kind,
+	.sources_sql = sources_sql,
 	.keys_sql = keys_sql,
 	.select_all = select_all,
 	.quote = quote,

@@ -21,16 +21,10 @@ struct cprof_store_profile {
 };
 
 /* The version of the tables a store holds (its metadata's "version"):
- * 2 keeps a row per profile in a table of its own, "profiles". */
-#define CPROF_STORE_VERSION "2"
-
-/* The columns of the rows table after the dimensions, in this order. */
-#define CPROF_STORE_ROW_COLUMNS "date, profile, load_id, seq, kind, key, count, sample_type, period_us"
-
-/* The columns of the profiles table (a row per profile loaded: what a
- * query lists as its sources) after the dimensions, in this order. */
-#define CPROF_STORE_PROFILE_COLUMNS \
-	"date, profile, load_id, seq, kind, sample_type, period_us, total, num_keys"
+ * 2 keeps a row per profile in a table of its own, "profiles"; 3 keeps
+ * ClickHouse's rows without the profile's own columns (profile, load_id,
+ * sample_type, period_us), which it joins from profiles. */
+#define CPROF_STORE_VERSION "3"
 
 struct cprof_store;
 
@@ -63,12 +57,20 @@ struct cprof_store_ops {
 	/* The SQL condition the rows (and the profiles) of kind `kind` meet
 	 * when their load is committed (newly allocated). */
 	char *(*where_kind)(struct cprof_store *store, const char *kind);
+	/* The SELECT of the profiles (a row per part of one split by
+	 * --label) that meet `where`: columns c0... the values of the
+	 * `num_groups` columns `groups` as text, then profile, load_id, seq,
+	 * sample_type and period_us (newly allocated). */
+	char *(*sources_sql)(struct cprof_store *store, const char *const *groups,
+			     size_t num_groups, const char *where);
 	/* The SELECT of the summed counts of each key of the rows that meet
 	 * `where`, per values of the `num_groups` columns `groups`: columns
 	 * c0... the groups' values as text, then the key, then the count
-	 * (newly allocated). */
+	 * (newly allocated).  `of_profile`: `where` or `groups` name a
+	 * column of the profile (profile, sample_type), which a back end may
+	 * keep in the profiles table only. */
 	char *(*keys_sql)(struct cprof_store *store, const char *const *groups, size_t num_groups,
-			  const char *where);
+			  const char *where, bool of_profile);
 	/* Runs the `count` SELECTs of `queries` (at once where the back end
 	 * can), each as select does. */
 	void (*select_all)(struct cprof_store *store, const struct cprof_store_query *queries,

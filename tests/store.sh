@@ -112,7 +112,7 @@ check_groups() {
 want_group() {
 	group=$1
 	shift
-	cprof-flat -c --by=address --no-symbolize "$@" | sed "s/}\$/,\"group\":$group}/" >>want.jsonl
+	cprof-flat -c --by=address --no-symbolize "$@" | sed "s|}\$|,\"group\":$group}|" >>want.jsonl
 }
 
 check_fleet() {
@@ -130,6 +130,10 @@ check_fleet() {
 		--db "$db" query --by=address --where build=b3 --where date=2026-11-01
 	one=$(files db x86 b2 2026-11-03 | head -n 1)
 	check_query "$one" -- --db "$db" query --by=address --where profile="$one"
+	# sample_type, like profile, is a column of the profile, not of its
+	# rows: asked for, it is joined.
+	check_query $(files web '*' '*' '*') -- \
+		--db "$db" query --by=address --where app=web --where sample_type=samples/count
 	FLAT_ARGS="-n 5" check_query $(files '*' '*' '*' '*') -- --db "$db" top --by=address -n 5
 	FLAT_ARGS="-n 10" check_query $(files '*' '*' '*' '*') -- --db "$db" top --by=address
 
@@ -145,6 +149,12 @@ check_fleet() {
 		want_group "{\"date\":\"$day\"}" $(files web '*' '*' $day)
 	done
 	check_groups want.jsonl -- --db "$db" query --by=address --where app=web --group date
+	: >want.jsonl
+	for f in $(files search arm '*' 2026-11-02); do
+		want_group "{\"profile\":\"$f\",\"sample_type\":\"samples/count\"}" "$f"
+	done
+	check_groups want.jsonl -- --db "$db" query --by=address --where app=search \
+		--where platform=arm --where date=2026-11-02 --group profile,sample_type
 }
 
 # gen_labelled FILE: a profile.proto whose samples carry a label worker
