@@ -1,5 +1,5 @@
 /* store-clickhouse.c: cprof-store on a ClickHouse server or cluster, through
- * clickhouse-client (JSONEachRow in and out). */
+ * clickhouse-client (Native in, JSONEachRow out). */
 #include "config.h"
 
 #include <errno.h>
@@ -65,9 +65,11 @@ struct client {
 };
 
 /* Starts clickhouse-client on `server` for `query`; `writing`: we feed its
- * standard input, else we read its standard output. */
+ * standard input, else we read its standard output; `setting`: one more
+ * of the client's options, or NULL. */
 static void client_start(struct cprof_store *store, const struct server *server,
-			 const char *query, bool writing, struct client *client)
+			 const char *query, bool writing, const char *setting,
+			 struct client *client)
 {
 	const char *program = getenv("CPROF_CLICKHOUSE_CLIENT");
 	const char *tmpdir = getenv("TMPDIR");
@@ -99,6 +101,7 @@ static void client_start(struct cprof_store *store, const struct server *server,
 			"--insert_distributed_sync=1",
 			"--output_format_json_quote_64bit_integers=0",
 			"--max_insert_block_size=1048576",
+			setting,
 			NULL,
 		};
 		int devnull = open("/dev/null", O_RDWR);
@@ -153,7 +156,7 @@ static char *run_on(struct cprof_store *store, const struct server *server, cons
 {
 	struct client client;
 
-	client_start(store, server, sql, true, &client);
+	client_start(store, server, sql, true, NULL, &client);
 	return client_finish(&client);
 }
 
@@ -194,7 +197,7 @@ static void select_start(struct cprof_store *store, const struct server *server,
 {
 	char *query = g_strdup_printf("%s FORMAT JSONEachRow", sql);
 
-	client_start(store, server, query, false, client);
+	client_start(store, server, query, false, NULL, client);
 	g_free(query);
 }
 
@@ -325,7 +328,7 @@ static void create_table(struct cprof_store *store, const struct server *server,
 			 const char *const *dims, size_t num_dims, const char *cluster)
 {
 	struct clickhouse *ch = ch_of(store);
-	GString *cols = g_string_new(NULL), *order = g_string_new("kind_id");
+	GString *cols = g_string_new(NULL), *order = g_string_new("kind");
 	char *sql, *q;
 	size_t i;
 
@@ -388,15 +391,17 @@ static void create_tables(struct cprof_store *store, const struct server *server
 	run(store, server, "CREATE TABLE loads (load_id String, load UInt64, time DateTime, "
 			   "profiles UInt64, rows UInt64) ENGINE = MergeTree() ORDER BY load_id");
 	/* A row carries its profile's load and seq, not the profile's own
-	 * columns: those are in profiles, joined when a query names them. */
+	 * columns: those are in profiles, joined when a query names them.
+	 * The rows are ordered by strings that a load can sort them by
+	 * (load_profile sends them in this order, which spares the server
+	 * its sort); key_id is what queries group by. */
 	create_table(store, server, "rows",
 		     "date Date, load UInt64, seq UInt32, kind String, key String, count UInt64, "
-		     "kind_id UInt64 DEFAULT cityHash64(kind), key_id UInt64 DEFAULT cityHash64(key)",
-		     "key_id", dims, num_dims, cluster);
+		     "key_id UInt64 DEFAULT cityHash64(key)",
+		     "key", dims, num_dims, cluster);
 	create_table(store, server, "profiles",
 		     "date Date, profile String, load_id String, load UInt64, seq UInt32, "
-		     "kind String, sample_type String, period_us Int64, total UInt64, num_keys UInt64, "
-		     "kind_id UInt64 DEFAULT cityHash64(kind)",
+		     "kind String, sample_type String, period_us Int64, total UInt64, num_keys UInt64",
 		     "profile", dims, num_dims, cluster);
 	write_meta(store, server, dims, cluster, shard);
 }
@@ -538,7 +543,7 @@ static GByteArray *block_column(struct block *block, const char *name, const cha
 {
 	block->names[block->columns] = name;
 	block->types[block->columns] = type;
-	block->data[block->columns] = g_byte_array_sized_new(1 << 16);
+	block->data[block->columns] = g_byte_array_new();
 	return block->data[block->columns++];
 }
 
@@ -638,6 +643,304 @@ static void profiles_block(struct table_block *t, const struct cprof_store *stor
 	t->num_keys = block_column(&t->block, "num_keys", "UInt64");
 }
 
+/* One shard's rows of a load, kept until a batch is whole and then sent
+ * as one block in the rows table's order (kind, dimensions, date, key):
+ * a block in order is written as it comes, where one out of order costs
+ * the server a sort, three quarters of its work on a load.  A batch ends
+ * before the profile that would take it past BATCH_ROWS rows or past
+ * BATCH_KEY_BYTES of distinct keys; each batch is one part of the table
+ * (the rows client is told not to merge blocks), which the server merges
+ * later.  Batches of 2^17 rows let the shards take them while the load
+ * reads on; at 2^20 a load of 10,000 profiles sent all at its end and
+ * took a third longer. */
+#define BATCH_ROWS (1 << 17)
+#define BATCH_KEY_BYTES (16 << 20)
+
+/* What the rows of one profile in a batch share. */
+struct batch_head {
+	const char **dims;     /* in the batch's strings */
+	const char *kind;      /* a cprof_by_name */
+	uint32_t seq, rank;    /* rank: the head's place in the order */
+	uint16_t day;
+};
+
+/* A distinct key of a batch and its place in the order. */
+struct batch_key {
+	uint32_t rank, len;
+	char text[];
+};
+
+struct batch_row {
+	uint64_t count;
+	const struct batch_key *key;
+	uint32_t head;
+};
+
+struct batch {
+	GArray *heads;         /* struct batch_head */
+	GArray *rows;          /* struct batch_row */
+	GHashTable *keys;      /* text -> struct batch_key * */
+	GStringChunk *strings; /* the heads' dimensions, each once */
+	size_t key_bytes;
+};
+
+static void batch_init(struct batch *b)
+{
+	b->heads = g_array_new(FALSE, FALSE, sizeof(struct batch_head));
+	b->rows = g_array_new(FALSE, FALSE, sizeof(struct batch_row));
+	b->keys = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, free);
+	b->strings = g_string_chunk_new(1 << 16);
+	b->key_bytes = 0;
+}
+
+static void batch_clear(struct batch *b)
+{
+	guint i;
+
+	for (i = 0; i < b->heads->len; i++)
+		free(g_array_index(b->heads, struct batch_head, i).dims);
+	g_array_set_size(b->heads, 0);
+	g_array_set_size(b->rows, 0);
+	g_hash_table_remove_all(b->keys);
+	g_string_chunk_clear(b->strings);
+	b->key_bytes = 0;
+}
+
+static void batch_free(struct batch *b)
+{
+	if (!b->heads)
+		return;
+	batch_clear(b);
+	g_array_free(b->heads, TRUE);
+	g_array_free(b->rows, TRUE);
+	g_hash_table_destroy(b->keys);
+	g_string_chunk_free(b->strings);
+	b->heads = NULL;
+}
+
+/* Whether `b` holds rows and `keys` more of them would take it past a
+ * batch. */
+static bool batch_full(const struct batch *b, size_t keys)
+{
+	return b->rows->len && (b->rows->len + keys > BATCH_ROWS ||
+				b->key_bytes >= BATCH_KEY_BYTES);
+}
+
+/* Adds the head of `prof`'s rows to `b`; returns its index. */
+static uint32_t batch_head(struct batch *b, const struct cprof_store *store,
+			   const struct cprof_store_profile *prof, const char *kind, uint16_t day)
+{
+	struct batch_head h = { .kind = kind, .seq = prof->seq, .day = day };
+	size_t d;
+
+	h.dims = cprof_xcalloc(store->num_dims ? store->num_dims : 1, sizeof(*h.dims));
+	for (d = 0; d < store->num_dims; d++)
+		h.dims[d] = g_string_chunk_insert_const(b->strings, prof->dims[d]);
+	g_array_append_val(b->heads, h);
+	return b->heads->len - 1;
+}
+
+static void batch_add(struct batch *b, uint32_t head, const char *key, uint64_t count)
+{
+	struct batch_key *k = g_hash_table_lookup(b->keys, key);
+	struct batch_row row = { .count = count, .head = head };
+
+	if (!k) {
+		size_t len = strlen(key);
+
+		k = cprof_xmalloc(sizeof(*k) + len + 1);
+		k->len = (uint32_t)len;
+		memcpy(k->text, key, len + 1);
+		g_hash_table_insert(b->keys, k->text, k);
+		b->key_bytes += len + 1;
+	}
+	row.key = k;
+	g_array_append_val(b->rows, row);
+}
+
+struct head_order {
+	const struct batch_head *heads;
+	size_t num_dims;
+};
+
+/* Two heads (by index) in the table's order.  ClickHouse orders Strings
+ * as strcmp does text without NULs: bytes unsigned, a prefix first. */
+static int head_cmp(gconstpointer a, gconstpointer b, gpointer data)
+{
+	const struct head_order *o = data;
+	const struct batch_head *x = &o->heads[*(const uint32_t *)a];
+	const struct batch_head *y = &o->heads[*(const uint32_t *)b];
+	int c = strcmp(x->kind, y->kind);
+	size_t d;
+
+	for (d = 0; c == 0 && d < o->num_dims; d++)
+		c = strcmp(x->dims[d], y->dims[d]);
+	if (c == 0)
+		c = (x->day > y->day) - (x->day < y->day);
+	return c;
+}
+
+/* Ranks the heads of `b` in the table's order, equal heads alike;
+ * returns the number of ranks. */
+static uint32_t rank_heads(struct batch *b, size_t num_dims)
+{
+	struct batch_head *heads = (struct batch_head *)(void *)b->heads->data;
+	struct head_order o = { heads, num_dims };
+	GArray *index = g_array_sized_new(FALSE, FALSE, sizeof(uint32_t), b->heads->len);
+	uint32_t i, rank = 0, *at;
+
+	for (i = 0; i < b->heads->len; i++)
+		g_array_append_val(index, i);
+	g_array_sort_with_data(index, head_cmp, &o);
+	at = (uint32_t *)(void *)index->data;
+	for (i = 0; i < index->len; i++) {
+		if (i && head_cmp(&at[i - 1], &at[i], &o) != 0)
+			rank++;
+		heads[at[i]].rank = rank;
+	}
+	g_array_free(index, TRUE);
+	return rank + 1;
+}
+
+static int key_cmp(gconstpointer a, gconstpointer b)
+{
+	return strcmp((*(struct batch_key *const *)a)->text,
+		      (*(struct batch_key *const *)b)->text);
+}
+
+/* Ranks the distinct keys of `b` in byte order; returns their number. */
+static uint32_t rank_keys(struct batch *b)
+{
+	GPtrArray *keys = g_ptr_array_sized_new(g_hash_table_size(b->keys));
+	GHashTableIter it;
+	gpointer key;
+	uint32_t i, n;
+
+	g_hash_table_iter_init(&it, b->keys);
+	while (g_hash_table_iter_next(&it, NULL, &key))
+		g_ptr_array_add(keys, key);
+	g_ptr_array_sort(keys, key_cmp);
+	for (i = 0; i < keys->len; i++)
+		((struct batch_key *)g_ptr_array_index(keys, i))->rank = i;
+	n = keys->len;
+	g_ptr_array_free(keys, TRUE);
+	return n;
+}
+
+/* `in`'s row indexes, stably sorted by rank(row), into `out`; `count`
+ * has room for `ranks` + 1. */
+static void counting_sort(const uint32_t *in, uint32_t *out, uint32_t n, uint32_t *count,
+			  uint32_t ranks, uint32_t (*rank)(const struct batch *, uint32_t),
+			  const struct batch *b)
+{
+	uint32_t i;
+
+	memset(count, 0, (ranks + 1) * sizeof(*count));
+	for (i = 0; i < n; i++)
+		count[rank(b, in ? in[i] : i) + 1]++;
+	for (i = 0; i < ranks; i++)
+		count[i + 1] += count[i];
+	for (i = 0; i < n; i++) {
+		uint32_t row = in ? in[i] : i;
+
+		out[count[rank(b, row)]++] = row;
+	}
+}
+
+static uint32_t key_rank(const struct batch *b, uint32_t row)
+{
+	return g_array_index(b->rows, struct batch_row, row).key->rank;
+}
+
+static uint32_t head_rank(const struct batch *b, uint32_t row)
+{
+	return g_array_index(b->heads, struct batch_head,
+			     g_array_index(b->rows, struct batch_row, row).head).rank;
+}
+
+/* The indexes of `b`'s rows in the table's order (newly allocated): by
+ * key, then stably by head, two counting sorts. */
+static uint32_t *batch_order(struct batch *b, size_t num_dims)
+{
+	uint32_t n = b->rows->len, heads = rank_heads(b, num_dims), keys = rank_keys(b);
+	uint32_t *by_key = cprof_xcalloc(n, sizeof(*by_key));
+	uint32_t *order = cprof_xcalloc(n, sizeof(*order));
+	uint32_t *count = cprof_xcalloc((size_t)MAX(heads, keys) + 1, sizeof(*count));
+
+	counting_sort(NULL, by_key, n, count, keys, key_rank, b);
+	counting_sort(by_key, order, n, count, heads, head_rank, b);
+	free(count);
+	free(by_key);
+	return order;
+}
+
+/* A writer of bytes to a file descriptor, buffered, that keeps the first
+ * error (an errno) and writes nothing after it. */
+struct out {
+	int fd, error;
+	size_t len;
+	uint8_t buf[1 << 16];
+};
+
+static void out_flush(struct out *o)
+{
+	size_t done = 0;
+	ssize_t n;
+
+	while (!o->error && done < o->len) {
+		n = write(o->fd, o->buf + done, o->len - done);
+		if (n < 0 && errno != EINTR)
+			o->error = errno;
+		else if (n > 0)
+			done += (size_t)n;
+	}
+	o->len = 0;
+}
+
+static void out_bytes(struct out *o, const void *p, size_t len)
+{
+	const uint8_t *from = p;
+	size_t room;
+
+	while (len > (room = sizeof(o->buf) - o->len)) {
+		memcpy(o->buf + o->len, from, room);
+		o->len += room;
+		from += room;
+		len -= room;
+		out_flush(o);
+	}
+	memcpy(o->buf + o->len, from, len);
+	o->len += len;
+}
+
+static void out_varint(struct out *o, uint64_t n)
+{
+	uint8_t bytes[10];
+	size_t i = 0;
+
+	do {
+		bytes[i++] = (uint8_t)((n & 0x7f) | (n > 0x7f ? 0x80 : 0));
+		n >>= 7;
+	} while (n);
+	out_bytes(o, bytes, i);
+}
+
+static void out_string(struct out *o, const char *s, size_t len)
+{
+	out_varint(o, len);
+	out_bytes(o, s, len);
+}
+
+static void out_le(struct out *o, uint64_t value, int bytes)
+{
+	uint8_t le[8];
+	int i;
+
+	for (i = 0; i < bytes; i++)
+		le[i] = (uint8_t)(value >> (8 * i));
+	out_bytes(o, le, (size_t)bytes);
+}
+
 /* The INSERT of a table_block's columns into `table` (its local table on
  * a cluster), in Native. */
 static char *insert_sql(struct cprof_store *store, const char *table, const struct block *block)
@@ -652,11 +955,25 @@ static char *insert_sql(struct cprof_store *store, const char *table, const stru
 	return g_string_free(sql, FALSE);
 }
 
-/* One INSERT client of a load and the block it is fed next. */
+/* The rows of a load go to their client from a thread of their own, a
+ * sender, which sorts and writes one batch while the load fills the
+ * other: reading the profiles and sending their rows go on at once. */
+struct sender {
+	GThread *thread;
+	GAsyncQueue *full, *empty;     /* batches to send, and sent */
+	struct batch batches[2], *filling;
+	struct out out;                /* to the client */
+};
+
+static struct batch end_of_rows;       /* in `full`: nothing more to send */
+
+/* One INSERT client of a load and the block it is fed next (for the
+ * rows, the names of the block's columns and a sender). */
 struct stream {
 	struct client client;
 	bool open;
 	struct table_block t;
+	struct sender *sender;
 	char *sql;
 };
 
@@ -767,37 +1084,139 @@ static void load_begin(struct cprof_store *store, const char *load_id)
 		struct loader_shard *shard = &loading.shards[i];
 
 		rows_block(&shard->rows.t, store);
+		shard->rows.sender = cprof_xcalloc(1, sizeof(*shard->rows.sender));
 		shard->rows.sql = insert_sql(store, "rows", &shard->rows.t.block);
 		profiles_block(&shard->profiles.t, store);
 		shard->profiles.sql = insert_sql(store, "profiles", &shard->profiles.t.block);
 	}
+	/* A client that ends early is told by its exit status, not by a
+	 * signal to the load. */
+	signal(SIGPIPE, SIG_IGN);
 	atexit(kill_clients);
 }
 
-/* Ends a row of `stream`'s block, sending the block when it is full.
- * The client starts with the first row, so that it is up when the first
- * block is. */
-static void end_row(const struct server *server, struct stream *stream)
+static void column_head(struct out *o, const struct block *names, size_t c)
 {
-	if (!stream->open) {
-		client_start(loading.store, server, stream->sql, true, &stream->client);
-		stream->open = true;
+	out_string(o, names->names[c], strlen(names->names[c]));
+	out_string(o, names->types[c], strlen(names->types[c]));
+}
+
+/* Writes `b` as one Native block of the columns `names` (rows_block's),
+ * its rows in the table's order. */
+static void write_batch(struct out *o, const struct cprof_store *store,
+			const struct block *names, struct batch *b)
+{
+	const struct batch_head *heads = (const struct batch_head *)(void *)b->heads->data;
+	const struct batch_row *rows = (const struct batch_row *)(void *)b->rows->data;
+	uint32_t i, n = b->rows->len, *order = batch_order(b, store->num_dims);
+	size_t d, c = 0;
+
+#define HEAD(i) (&heads[rows[order[i]].head])
+	out_varint(o, names->columns);
+	out_varint(o, n);
+	for (d = 0; d < store->num_dims; d++) {
+		column_head(o, names, c++);
+		for (i = 0; i < n; i++)
+			out_string(o, HEAD(i)->dims[d], strlen(HEAD(i)->dims[d]));
 	}
+	column_head(o, names, c++);
+	for (i = 0; i < n; i++)
+		out_le(o, HEAD(i)->day, 2);
+	column_head(o, names, c++);
+	for (i = 0; i < n; i++)
+		out_le(o, loading.load, 8);
+	column_head(o, names, c++);
+	for (i = 0; i < n; i++)
+		out_le(o, HEAD(i)->seq, 4);
+	column_head(o, names, c++);
+	for (i = 0; i < n; i++)
+		out_string(o, HEAD(i)->kind, strlen(HEAD(i)->kind));
+	column_head(o, names, c++);
+	for (i = 0; i < n; i++)
+		out_string(o, rows[order[i]].key->text, rows[order[i]].key->len);
+	column_head(o, names, c++);
+	for (i = 0; i < n; i++)
+		out_le(o, rows[order[i]].count, 8);
+#undef HEAD
+	free(order);
+}
+
+/* The sender's thread: writes the batches as they come, then closes the
+ * client's input. */
+static gpointer send_rows(gpointer data)
+{
+	struct stream *stream = data;
+	struct sender *s = stream->sender;
+	struct batch *b;
+
+	while ((b = g_async_queue_pop(s->full)) != &end_of_rows) {
+		write_batch(&s->out, loading.store, &stream->t.block, b);
+		out_flush(&s->out);
+		batch_clear(b);
+		g_async_queue_push(s->empty, b);
+	}
+	fclose(stream->client.io);
+	stream->client.io = NULL;
+	return NULL;
+}
+
+static void start_sender(struct stream *stream)
+{
+	struct sender *s = stream->sender;
+
+	batch_init(&s->batches[0]);
+	batch_init(&s->batches[1]);
+	s->filling = &s->batches[0];
+	s->full = g_async_queue_new();
+	s->empty = g_async_queue_new();
+	g_async_queue_push(s->empty, &s->batches[1]);
+	s->out.fd = fileno(stream->client.io);
+	s->thread = g_thread_new("cprof-store rows", send_rows, stream);
+}
+
+/* The batch to fill next: the one filling, or when `keys` more rows would
+ * take it past a batch, the other, once it is sent. */
+static struct batch *batch_for(struct sender *s, size_t keys)
+{
+	if (batch_full(s->filling, keys)) {
+		g_async_queue_push(s->full, s->filling);
+		s->filling = g_async_queue_pop(s->empty);
+	}
+	return s->filling;
+}
+
+/* Starts `stream`'s client, so that it is up when its first block is
+ * sent.  The rows client keeps each block one part, as its sender
+ * sorted it. */
+static void open_stream(const struct server *server, struct stream *stream)
+{
+	if (stream->open)
+		return;
+	client_start(loading.store, server, stream->sql, true,
+		     stream->sender ? "--min_insert_block_size_rows=1" : NULL, &stream->client);
+	stream->open = true;
+	if (stream->sender)
+		start_sender(stream);
+}
+
+/* Ends a row of `stream`'s block, sending the block when it is full. */
+static void end_row(struct stream *stream)
+{
 	if (++stream->t.block.rows == BLOCK_ROWS)
 		block_flush(&stream->t.block, stream->client.io);
 }
 
 /* The columns every table starts with: the dimensions, date, load, seq. */
 static void put_head(struct table_block *t, const struct cprof_store *store,
-		     const struct cprof_store_profile *prof, uint16_t day)
+		     const char *const *dims, uint16_t day, uint32_t seq)
 {
 	size_t d;
 
 	for (d = 0; d < store->num_dims; d++)
-		put_string(t->dims[d], prof->dims[d]);
+		put_string(t->dims[d], dims[d]);
 	put_le(t->date, day, 2);
 	put_le(t->load, loading.load, 8);
-	put_le(t->seq, prof->seq, 4);
+	put_le(t->seq, seq, 4);
 }
 
 static void load_profile(struct cprof_store *store, const struct cprof_store_profile *prof)
@@ -808,8 +1227,11 @@ static void load_profile(struct cprof_store *store, const struct cprof_store_pro
 	const char *kind = cprof_by_name(prof->dist->by);
 	size_t i, n = prof->dist->entries.len;
 	uint16_t day = day_number(prof->date);
+	struct batch *b;
+	uint32_t head;
 
-	put_head(t, store, prof, day);
+	open_stream(&shard->server, &shard->profiles);
+	put_head(t, store, prof->dims, day, prof->seq);
 	put_string(t->profile, prof->name);
 	put_string(t->load_id, loading.load_id);
 	put_string(t->kind, kind);
@@ -817,44 +1239,76 @@ static void load_profile(struct cprof_store *store, const struct cprof_store_pro
 	put_le(t->period_us, (uint64_t)prof->period_us, 8);
 	put_le(t->total, prof->total, 8);
 	put_le(t->num_keys, n, 8);
-	end_row(&shard->server, &shard->profiles);
-	t = &shard->rows.t;
+	end_row(&shard->profiles);
+	if (n == 0)
+		return;
+	open_stream(&shard->server, &shard->rows);
+	b = batch_for(shard->rows.sender, n);
+	head = batch_head(b, store, prof, kind, day);
 	for (i = 0; i < n; i++) {
 		const struct cprof_entry *entry = prof->dist->entries.items[i];
 
-		put_head(t, store, prof, day);
-		put_string(t->kind, kind);
-		put_string(t->key, entry->key);
-		put_le(t->count, entry->count, 8);
-		end_row(&shard->server, &shard->rows);
+		batch_add(b, head, entry->key, entry->count);
 	}
 	loading.rows += n;
 }
 
-/* Sends what is left of `stream`'s block and closes the client's input,
- * so that it sends its last rows; finish_stream waits for it. */
-static void close_stream(const struct server *server, struct stream *stream)
+/* Closes the client's input once what is left is sent: the profiles'
+ * block here, the rows' last batch by their sender.  finish_stream
+ * waits for it. */
+static void close_stream(struct stream *stream)
 {
-	if (stream->open) {
-		block_flush(&stream->t.block, stream->client.io);
-		fclose(stream->client.io);
-		stream->client.io = NULL;
-	}
-	block_free(&stream->t.block);
-	free(stream->t.dims);
-	g_free(stream->sql);
-}
-
-static void finish_stream(const struct server *server, struct stream *stream)
-{
-	char *error;
+	struct sender *s = stream->sender;
 
 	if (!stream->open)
 		return;
-	stream->open = false;
-	error = client_finish(&stream->client);
+	if (!s) {
+		block_flush(&stream->t.block, stream->client.io);
+		fclose(stream->client.io);
+		stream->client.io = NULL;
+		return;
+	}
+	if (s->filling->rows->len)
+		g_async_queue_push(s->full, s->filling);
+	g_async_queue_push(s->full, &end_of_rows);
+}
+
+static void free_sender(struct sender *s)
+{
+	if (s->thread) {
+		batch_free(&s->batches[0]);
+		batch_free(&s->batches[1]);
+		g_async_queue_unref(s->full);
+		g_async_queue_unref(s->empty);
+	}
+	free(s);
+}
+
+/* Waits for the stream's sender and client; dies on an error of either. */
+static void finish_stream(const struct server *server, struct stream *stream)
+{
+	struct sender *s = stream->sender;
+	int write_error = 0;
+	char *error = NULL;
+
+	if (stream->open) {
+		stream->open = false;
+		if (s) {
+			g_thread_join(s->thread);
+			write_error = s->out.error;
+		}
+		error = client_finish(&stream->client);
+	}
 	if (error)
 		die_client(loading.store, server, error);
+	if (write_error)
+		cprof_die("%s: %s:%s: writing to clickhouse-client: %s", loading.store->url,
+			  server->host, server->port, strerror(write_error));
+	if (s)
+		free_sender(s);
+	block_free(&stream->t.block);
+	free(stream->t.dims);
+	g_free(stream->sql);
 }
 
 /* Waits for the INSERT INTO loads of each shard, fed already; dies on
@@ -894,9 +1348,9 @@ static void load_commit(struct cprof_store *store, size_t profiles)
 	for (i = 0; i < loading.num_shards; i++) {
 		struct loader_shard *shard = &loading.shards[i];
 
-		close_stream(&shard->server, &shard->rows);
-		close_stream(&shard->server, &shard->profiles);
-		client_start(store, &shard->server, "INSERT INTO loads FORMAT Values", true,
+		close_stream(&shard->rows);
+		close_stream(&shard->profiles);
+		client_start(store, &shard->server, "INSERT INTO loads FORMAT Values", true, NULL,
 			     &shard->commit);
 		shard->committing = true;
 	}
@@ -1013,15 +1467,15 @@ static void select_all(struct cprof_store *store, const struct cprof_store_query
 	free(clients);
 }
 
-/* The kind's rows of the committed loads.  Compared by their CityHash64
- * columns (kind_id, load), which costs less than the strings: a 64-bit
- * collision between two kinds or two loads' ids is taken as impossible.
- * The database is named in full: a shard runs the subquery in its own
- * default database. */
+/* The kind's rows of the committed loads (the kind leads the tables'
+ * order, so that only its parts of them are read).  A load is known by
+ * its number, the first 64 bits of its id: a collision between two loads
+ * is taken as impossible (see cprof-store(1)).  The database is named in
+ * full: a shard runs the subquery in its own default database. */
 static char *where_kind(struct cprof_store *store, const char *kind)
 {
 	char *q = quote(kind);
-	char *sql = g_strdup_printf("kind_id = cityHash64(%s) AND load IN (SELECT load FROM "
+	char *sql = g_strdup_printf("kind = %s AND load IN (SELECT load FROM "
 				    "\"%s\".loads)", q,
 				    ch_of(store)->database);
 
