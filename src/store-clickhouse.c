@@ -487,10 +487,101 @@ static char *meta(struct cprof_store *store, const char *name)
 	return value ? cprof_xstrdup(value) : NULL;
 }
 
-/* A block of the Native format, the client's cheapest input: it is sent
- * on as it comes, while the next is filled.  Each column's values are
- * kept as the format writes them: integers little-endian, strings as
- * their length (LEB128) and bytes, a Date as its day number. */
+/* ClickHouse's Native format, the client's cheapest input: blocks of
+ * columns, each column's values as the format writes them: integers
+ * little-endian, strings as their length (LEB128) and bytes, a Date as
+ * its day number. */
+
+/* `n` in LEB128 into `bytes` (room for 10); returns its length. */
+static size_t varint_bytes(uint8_t *bytes, uint64_t n)
+{
+	size_t i = 0;
+
+	do {
+		bytes[i++] = (uint8_t)((n & 0x7f) | (n > 0x7f ? 0x80 : 0));
+		n >>= 7;
+	} while (n);
+	return i;
+}
+
+/* The low `n` bytes of `value`, little-endian, into `bytes`. */
+static void le_bytes(uint8_t *bytes, uint64_t value, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		bytes[i] = (uint8_t)(value >> (8 * i));
+}
+
+/* A writer of bytes to a client's input, buffered, that keeps the first
+ * error (an errno) and writes nothing after it. */
+struct out {
+	int fd, error;
+	size_t len;
+	uint8_t buf[1 << 16];
+};
+
+static void out_flush(struct out *o)
+{
+	size_t done = 0;
+	ssize_t n;
+
+	while (!o->error && done < o->len) {
+		n = write(o->fd, o->buf + done, o->len - done);
+		if (n < 0 && errno != EINTR)
+			o->error = errno;
+		else if (n > 0)
+			done += (size_t)n;
+	}
+	o->len = 0;
+}
+
+static void out_bytes(struct out *o, const void *p, size_t len)
+{
+	const uint8_t *from = p;
+	size_t room;
+
+	while (len > (room = sizeof(o->buf) - o->len)) {
+		memcpy(o->buf + o->len, from, room);
+		o->len += room;
+		from += room;
+		len -= room;
+		out_flush(o);
+	}
+	memcpy(o->buf + o->len, from, len);
+	o->len += len;
+}
+
+static void out_varint(struct out *o, uint64_t n)
+{
+	uint8_t bytes[10];
+
+	out_bytes(o, bytes, varint_bytes(bytes, n));
+}
+
+static void out_string(struct out *o, const char *s, size_t len)
+{
+	out_varint(o, len);
+	out_bytes(o, s, len);
+}
+
+static void out_le(struct out *o, uint64_t value, int n)
+{
+	uint8_t bytes[8];
+
+	le_bytes(bytes, value, n);
+	out_bytes(o, bytes, (size_t)n);
+}
+
+/* A column's name and type, as a block's column starts. */
+static void column_head(struct out *o, const char *name, const char *type)
+{
+	out_string(o, name, strlen(name));
+	out_string(o, type, strlen(type));
+}
+
+/* A block whose columns are filled a row at a time, sent when it holds
+ * BLOCK_ROWS of them. */
 #define BLOCK_ROWS 65536
 
 struct block {
@@ -501,13 +592,9 @@ struct block {
 
 static void put_varint(GByteArray *out, uint64_t n)
 {
-	uint8_t byte;
+	uint8_t bytes[10];
 
-	do {
-		byte = (uint8_t)((n & 0x7f) | (n > 0x7f ? 0x80 : 0));
-		g_byte_array_append(out, &byte, 1);
-		n >>= 7;
-	} while (n);
+	g_byte_array_append(out, bytes, (guint)varint_bytes(bytes, n));
 }
 
 static void put_string(GByteArray *out, const char *s)
@@ -518,14 +605,12 @@ static void put_string(GByteArray *out, const char *s)
 	g_byte_array_append(out, (const guint8 *)s, (guint)len);
 }
 
-static void put_le(GByteArray *out, uint64_t value, int bytes)
+static void put_le(GByteArray *out, uint64_t value, int n)
 {
-	uint8_t le[8];
-	int i;
+	uint8_t bytes[8];
 
-	for (i = 0; i < bytes; i++)
-		le[i] = (uint8_t)(value >> (8 * i));
-	g_byte_array_append(out, le, (guint)bytes);
+	le_bytes(bytes, value, n);
+	g_byte_array_append(out, bytes, (guint)n);
 }
 
 /* Makes room in `block` for `columns` columns. */
@@ -547,29 +632,21 @@ static GByteArray *block_column(struct block *block, const char *name, const cha
 	return block->data[block->columns++];
 }
 
-/* Writes the block to `out` and empties it. */
-static void block_flush(struct block *block, FILE *out)
+/* Writes the block to `o` and empties it. */
+static void block_flush(struct block *block, struct out *o)
 {
-	GByteArray *h;
 	size_t i;
 
-	if (block->rows == 0) {
+	if (block->rows == 0)
 		return;
-	}
-	h = g_byte_array_new();
-	put_varint(h, block->columns);
-	put_varint(h, block->rows);
-	fwrite(h->data, 1, h->len, out);
+	out_varint(o, block->columns);
+	out_varint(o, block->rows);
 	for (i = 0; i < block->columns; i++) {
-		g_byte_array_set_size(h, 0);
-		put_string(h, block->names[i]);
-		put_string(h, block->types[i]);
-		fwrite(h->data, 1, h->len, out);
-		fwrite(block->data[i]->data, 1, block->data[i]->len, out);
+		column_head(o, block->names[i], block->types[i]);
+		out_bytes(o, block->data[i]->data, block->data[i]->len);
 		g_byte_array_set_size(block->data[i], 0);
 	}
 	block->rows = 0;
-	g_byte_array_unref(h);
 }
 
 static void block_free(struct block *block)
@@ -874,73 +951,6 @@ static uint32_t *batch_order(struct batch *b, size_t num_dims)
 	return order;
 }
 
-/* A writer of bytes to a file descriptor, buffered, that keeps the first
- * error (an errno) and writes nothing after it. */
-struct out {
-	int fd, error;
-	size_t len;
-	uint8_t buf[1 << 16];
-};
-
-static void out_flush(struct out *o)
-{
-	size_t done = 0;
-	ssize_t n;
-
-	while (!o->error && done < o->len) {
-		n = write(o->fd, o->buf + done, o->len - done);
-		if (n < 0 && errno != EINTR)
-			o->error = errno;
-		else if (n > 0)
-			done += (size_t)n;
-	}
-	o->len = 0;
-}
-
-static void out_bytes(struct out *o, const void *p, size_t len)
-{
-	const uint8_t *from = p;
-	size_t room;
-
-	while (len > (room = sizeof(o->buf) - o->len)) {
-		memcpy(o->buf + o->len, from, room);
-		o->len += room;
-		from += room;
-		len -= room;
-		out_flush(o);
-	}
-	memcpy(o->buf + o->len, from, len);
-	o->len += len;
-}
-
-static void out_varint(struct out *o, uint64_t n)
-{
-	uint8_t bytes[10];
-	size_t i = 0;
-
-	do {
-		bytes[i++] = (uint8_t)((n & 0x7f) | (n > 0x7f ? 0x80 : 0));
-		n >>= 7;
-	} while (n);
-	out_bytes(o, bytes, i);
-}
-
-static void out_string(struct out *o, const char *s, size_t len)
-{
-	out_varint(o, len);
-	out_bytes(o, s, len);
-}
-
-static void out_le(struct out *o, uint64_t value, int bytes)
-{
-	uint8_t le[8];
-	int i;
-
-	for (i = 0; i < bytes; i++)
-		le[i] = (uint8_t)(value >> (8 * i));
-	out_bytes(o, le, (size_t)bytes);
-}
-
 /* The INSERT of a table_block's columns into `table` (its local table on
  * a cluster), in Native. */
 static char *insert_sql(struct cprof_store *store, const char *table, const struct block *block)
@@ -962,7 +972,6 @@ struct sender {
 	GThread *thread;
 	GAsyncQueue *full, *empty;     /* batches to send, and sent */
 	struct batch batches[2], *filling;
-	struct out out;                /* to the client */
 };
 
 static struct batch end_of_rows;       /* in `full`: nothing more to send */
@@ -974,6 +983,7 @@ struct stream {
 	bool open;
 	struct table_block t;
 	struct sender *sender;
+	struct out out;                /* to the client */
 	char *sql;
 };
 
@@ -1095,10 +1105,11 @@ static void load_begin(struct cprof_store *store, const char *load_id)
 	atexit(kill_clients);
 }
 
-static void column_head(struct out *o, const struct block *names, size_t c)
+/* The head of the block's next column, `*c`, which it counts. */
+static void next_column(struct out *o, const struct block *names, size_t *c)
 {
-	out_string(o, names->names[c], strlen(names->names[c]));
-	out_string(o, names->types[c], strlen(names->types[c]));
+	column_head(o, names->names[*c], names->types[*c]);
+	++*c;
 }
 
 /* Writes `b` as one Native block of the columns `names` (rows_block's),
@@ -1115,26 +1126,26 @@ static void write_batch(struct out *o, const struct cprof_store *store,
 	out_varint(o, names->columns);
 	out_varint(o, n);
 	for (d = 0; d < store->num_dims; d++) {
-		column_head(o, names, c++);
+		next_column(o, names, &c);
 		for (i = 0; i < n; i++)
 			out_string(o, HEAD(i)->dims[d], strlen(HEAD(i)->dims[d]));
 	}
-	column_head(o, names, c++);
+	next_column(o, names, &c);
 	for (i = 0; i < n; i++)
 		out_le(o, HEAD(i)->day, 2);
-	column_head(o, names, c++);
+	next_column(o, names, &c);
 	for (i = 0; i < n; i++)
 		out_le(o, loading.load, 8);
-	column_head(o, names, c++);
+	next_column(o, names, &c);
 	for (i = 0; i < n; i++)
 		out_le(o, HEAD(i)->seq, 4);
-	column_head(o, names, c++);
+	next_column(o, names, &c);
 	for (i = 0; i < n; i++)
 		out_string(o, HEAD(i)->kind, strlen(HEAD(i)->kind));
-	column_head(o, names, c++);
+	next_column(o, names, &c);
 	for (i = 0; i < n; i++)
 		out_string(o, rows[order[i]].key->text, rows[order[i]].key->len);
-	column_head(o, names, c++);
+	next_column(o, names, &c);
 	for (i = 0; i < n; i++)
 		out_le(o, rows[order[i]].count, 8);
 #undef HEAD
@@ -1150,8 +1161,8 @@ static gpointer send_rows(gpointer data)
 	struct batch *b;
 
 	while ((b = g_async_queue_pop(s->full)) != &end_of_rows) {
-		write_batch(&s->out, loading.store, &stream->t.block, b);
-		out_flush(&s->out);
+		write_batch(&stream->out, loading.store, &stream->t.block, b);
+		out_flush(&stream->out);
 		batch_clear(b);
 		g_async_queue_push(s->empty, b);
 	}
@@ -1170,7 +1181,6 @@ static void start_sender(struct stream *stream)
 	s->full = g_async_queue_new();
 	s->empty = g_async_queue_new();
 	g_async_queue_push(s->empty, &s->batches[1]);
-	s->out.fd = fileno(stream->client.io);
 	s->thread = g_thread_new("cprof-store rows", send_rows, stream);
 }
 
@@ -1195,6 +1205,7 @@ static void open_stream(const struct server *server, struct stream *stream)
 	client_start(loading.store, server, stream->sql, true,
 		     stream->sender ? "--min_insert_block_size_rows=1" : NULL, &stream->client);
 	stream->open = true;
+	stream->out.fd = fileno(stream->client.io);
 	if (stream->sender)
 		start_sender(stream);
 }
@@ -1203,7 +1214,7 @@ static void open_stream(const struct server *server, struct stream *stream)
 static void end_row(struct stream *stream)
 {
 	if (++stream->t.block.rows == BLOCK_ROWS)
-		block_flush(&stream->t.block, stream->client.io);
+		block_flush(&stream->t.block, &stream->out);
 }
 
 /* The columns every table starts with: the dimensions, date, load, seq. */
@@ -1263,7 +1274,8 @@ static void close_stream(struct stream *stream)
 	if (!stream->open)
 		return;
 	if (!s) {
-		block_flush(&stream->t.block, stream->client.io);
+		block_flush(&stream->t.block, &stream->out);
+		out_flush(&stream->out);
 		fclose(stream->client.io);
 		stream->client.io = NULL;
 		return;
@@ -1293,10 +1305,9 @@ static void finish_stream(const struct server *server, struct stream *stream)
 
 	if (stream->open) {
 		stream->open = false;
-		if (s) {
+		if (s)
 			g_thread_join(s->thread);
-			write_error = s->out.error;
-		}
+		write_error = stream->out.error;
 		error = client_finish(&stream->client);
 	}
 	if (error)
