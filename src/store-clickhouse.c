@@ -14,7 +14,9 @@
 #include <glib.h>
 #include <jansson.h>
 
+#include "native.h"
 #include "store.h"
+#include "store-batch.h"
 #include "util.h"
 
 struct server {
@@ -487,101 +489,10 @@ static char *meta(struct cprof_store *store, const char *name)
 	return value ? cprof_xstrdup(value) : NULL;
 }
 
-/* ClickHouse's Native format, the client's cheapest input: blocks of
- * columns, each column's values as the format writes them: integers
- * little-endian, strings as their length (LEB128) and bytes, a Date as
- * its day number. */
-
-/* `n` in LEB128 into `bytes` (room for 10); returns its length. */
-static size_t varint_bytes(uint8_t *bytes, uint64_t n)
-{
-	size_t i = 0;
-
-	do {
-		bytes[i++] = (uint8_t)((n & 0x7f) | (n > 0x7f ? 0x80 : 0));
-		n >>= 7;
-	} while (n);
-	return i;
-}
-
-/* The low `n` bytes of `value`, little-endian, into `bytes`. */
-static void le_bytes(uint8_t *bytes, uint64_t value, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		bytes[i] = (uint8_t)(value >> (8 * i));
-}
-
-/* A writer of bytes to a client's input, buffered, that keeps the first
- * error (an errno) and writes nothing after it. */
-struct out {
-	int fd, error;
-	size_t len;
-	uint8_t buf[1 << 16];
-};
-
-static void out_flush(struct out *o)
-{
-	size_t done = 0;
-	ssize_t n;
-
-	while (!o->error && done < o->len) {
-		n = write(o->fd, o->buf + done, o->len - done);
-		if (n < 0 && errno != EINTR)
-			o->error = errno;
-		else if (n > 0)
-			done += (size_t)n;
-	}
-	o->len = 0;
-}
-
-static void out_bytes(struct out *o, const void *p, size_t len)
-{
-	const uint8_t *from = p;
-	size_t room;
-
-	while (len > (room = sizeof(o->buf) - o->len)) {
-		memcpy(o->buf + o->len, from, room);
-		o->len += room;
-		from += room;
-		len -= room;
-		out_flush(o);
-	}
-	memcpy(o->buf + o->len, from, len);
-	o->len += len;
-}
-
-static void out_varint(struct out *o, uint64_t n)
-{
-	uint8_t bytes[10];
-
-	out_bytes(o, bytes, varint_bytes(bytes, n));
-}
-
-static void out_string(struct out *o, const char *s, size_t len)
-{
-	out_varint(o, len);
-	out_bytes(o, s, len);
-}
-
-static void out_le(struct out *o, uint64_t value, int n)
-{
-	uint8_t bytes[8];
-
-	le_bytes(bytes, value, n);
-	out_bytes(o, bytes, (size_t)n);
-}
-
-/* A column's name and type, as a block's column starts. */
-static void column_head(struct out *o, const char *name, const char *type)
-{
-	out_string(o, name, strlen(name));
-	out_string(o, type, strlen(type));
-}
-
-/* A block whose columns are filled a row at a time, sent when it holds
- * BLOCK_ROWS of them. */
+/* A block of ClickHouse's Native format (native.h), the client's cheapest
+ * input, whose columns are filled a row at a time and sent when it holds
+ * BLOCK_ROWS of them: the profiles of a load.  Their rows go in sorted
+ * batches (store-batch.h). */
 #define BLOCK_ROWS 65536
 
 struct block {
@@ -594,7 +505,7 @@ static void put_varint(GByteArray *out, uint64_t n)
 {
 	uint8_t bytes[10];
 
-	g_byte_array_append(out, bytes, (guint)varint_bytes(bytes, n));
+	g_byte_array_append(out, bytes, (guint)cprof_native_varint_bytes(bytes, n));
 }
 
 static void put_string(GByteArray *out, const char *s)
@@ -609,7 +520,7 @@ static void put_le(GByteArray *out, uint64_t value, int n)
 {
 	uint8_t bytes[8];
 
-	le_bytes(bytes, value, n);
+	cprof_native_le_bytes(bytes, value, n);
 	g_byte_array_append(out, bytes, (guint)n);
 }
 
@@ -633,17 +544,17 @@ static GByteArray *block_column(struct block *block, const char *name, const cha
 }
 
 /* Writes the block to `o` and empties it. */
-static void block_flush(struct block *block, struct out *o)
+static void block_flush(struct block *block, struct cprof_native_out *o)
 {
 	size_t i;
 
 	if (block->rows == 0)
 		return;
-	out_varint(o, block->columns);
-	out_varint(o, block->rows);
+	cprof_native_varint(o, block->columns);
+	cprof_native_varint(o, block->rows);
 	for (i = 0; i < block->columns; i++) {
-		column_head(o, block->names[i], block->types[i]);
-		out_bytes(o, block->data[i]->data, block->data[i]->len);
+		cprof_native_column(o, block->names[i], block->types[i]);
+		cprof_native_bytes(o, block->data[i]->data, block->data[i]->len);
 		g_byte_array_set_size(block->data[i], 0);
 	}
 	block->rows = 0;
@@ -720,237 +631,6 @@ static void profiles_block(struct table_block *t, const struct cprof_store *stor
 	t->num_keys = block_column(&t->block, "num_keys", "UInt64");
 }
 
-/* One shard's rows of a load, kept until a batch is whole and then sent
- * as one block in the rows table's order (kind, dimensions, date, key):
- * a block in order is written as it comes, where one out of order costs
- * the server a sort, three quarters of its work on a load.  A batch ends
- * before the profile that would take it past BATCH_ROWS rows or past
- * BATCH_KEY_BYTES of distinct keys; each batch is one part of the table
- * (the rows client is told not to merge blocks), which the server merges
- * later.  Batches of 2^17 rows let the shards take them while the load
- * reads on; at 2^20 a load of 10,000 profiles sent all at its end and
- * took a third longer. */
-#define BATCH_ROWS (1 << 17)
-#define BATCH_KEY_BYTES (16 << 20)
-
-/* What the rows of one profile in a batch share. */
-struct batch_head {
-	const char **dims;     /* in the batch's strings */
-	const char *kind;      /* a cprof_by_name */
-	uint32_t seq, rank;    /* rank: the head's place in the order */
-	uint16_t day;
-};
-
-/* A distinct key of a batch and its place in the order. */
-struct batch_key {
-	uint32_t rank, len;
-	char text[];
-};
-
-struct batch_row {
-	uint64_t count;
-	const struct batch_key *key;
-	uint32_t head;
-};
-
-struct batch {
-	GArray *heads;         /* struct batch_head */
-	GArray *rows;          /* struct batch_row */
-	GHashTable *keys;      /* text -> struct batch_key * */
-	GStringChunk *strings; /* the heads' dimensions, each once */
-	size_t key_bytes;
-};
-
-static void batch_init(struct batch *b)
-{
-	b->heads = g_array_new(FALSE, FALSE, sizeof(struct batch_head));
-	b->rows = g_array_new(FALSE, FALSE, sizeof(struct batch_row));
-	b->keys = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, free);
-	b->strings = g_string_chunk_new(1 << 16);
-	b->key_bytes = 0;
-}
-
-static void batch_clear(struct batch *b)
-{
-	guint i;
-
-	for (i = 0; i < b->heads->len; i++)
-		free(g_array_index(b->heads, struct batch_head, i).dims);
-	g_array_set_size(b->heads, 0);
-	g_array_set_size(b->rows, 0);
-	g_hash_table_remove_all(b->keys);
-	g_string_chunk_clear(b->strings);
-	b->key_bytes = 0;
-}
-
-static void batch_free(struct batch *b)
-{
-	if (!b->heads)
-		return;
-	batch_clear(b);
-	g_array_free(b->heads, TRUE);
-	g_array_free(b->rows, TRUE);
-	g_hash_table_destroy(b->keys);
-	g_string_chunk_free(b->strings);
-	b->heads = NULL;
-}
-
-/* Whether `b` holds rows and `keys` more of them would take it past a
- * batch. */
-static bool batch_full(const struct batch *b, size_t keys)
-{
-	return b->rows->len && (b->rows->len + keys > BATCH_ROWS ||
-				b->key_bytes >= BATCH_KEY_BYTES);
-}
-
-/* Adds the head of `prof`'s rows to `b`; returns its index. */
-static uint32_t batch_head(struct batch *b, const struct cprof_store *store,
-			   const struct cprof_store_profile *prof, const char *kind, uint16_t day)
-{
-	struct batch_head h = { .kind = kind, .seq = prof->seq, .day = day };
-	size_t d;
-
-	h.dims = cprof_xcalloc(store->num_dims ? store->num_dims : 1, sizeof(*h.dims));
-	for (d = 0; d < store->num_dims; d++)
-		h.dims[d] = g_string_chunk_insert_const(b->strings, prof->dims[d]);
-	g_array_append_val(b->heads, h);
-	return b->heads->len - 1;
-}
-
-static void batch_add(struct batch *b, uint32_t head, const char *key, uint64_t count)
-{
-	struct batch_key *k = g_hash_table_lookup(b->keys, key);
-	struct batch_row row = { .count = count, .head = head };
-
-	if (!k) {
-		size_t len = strlen(key);
-
-		k = cprof_xmalloc(sizeof(*k) + len + 1);
-		k->len = (uint32_t)len;
-		memcpy(k->text, key, len + 1);
-		g_hash_table_insert(b->keys, k->text, k);
-		b->key_bytes += len + 1;
-	}
-	row.key = k;
-	g_array_append_val(b->rows, row);
-}
-
-struct head_order {
-	const struct batch_head *heads;
-	size_t num_dims;
-};
-
-/* Two heads (by index) in the table's order.  ClickHouse orders Strings
- * as strcmp does text without NULs: bytes unsigned, a prefix first. */
-static int head_cmp(gconstpointer a, gconstpointer b, gpointer data)
-{
-	const struct head_order *o = data;
-	const struct batch_head *x = &o->heads[*(const uint32_t *)a];
-	const struct batch_head *y = &o->heads[*(const uint32_t *)b];
-	int c = strcmp(x->kind, y->kind);
-	size_t d;
-
-	for (d = 0; c == 0 && d < o->num_dims; d++)
-		c = strcmp(x->dims[d], y->dims[d]);
-	if (c == 0)
-		c = (x->day > y->day) - (x->day < y->day);
-	return c;
-}
-
-/* Ranks the heads of `b` in the table's order, equal heads alike;
- * returns the number of ranks. */
-static uint32_t rank_heads(struct batch *b, size_t num_dims)
-{
-	struct batch_head *heads = (struct batch_head *)(void *)b->heads->data;
-	struct head_order o = { heads, num_dims };
-	GArray *index = g_array_sized_new(FALSE, FALSE, sizeof(uint32_t), b->heads->len);
-	uint32_t i, rank = 0, *at;
-
-	for (i = 0; i < b->heads->len; i++)
-		g_array_append_val(index, i);
-	g_array_sort_with_data(index, head_cmp, &o);
-	at = (uint32_t *)(void *)index->data;
-	for (i = 0; i < index->len; i++) {
-		if (i && head_cmp(&at[i - 1], &at[i], &o) != 0)
-			rank++;
-		heads[at[i]].rank = rank;
-	}
-	g_array_free(index, TRUE);
-	return rank + 1;
-}
-
-static int key_cmp(gconstpointer a, gconstpointer b)
-{
-	return strcmp((*(struct batch_key *const *)a)->text,
-		      (*(struct batch_key *const *)b)->text);
-}
-
-/* Ranks the distinct keys of `b` in byte order; returns their number. */
-static uint32_t rank_keys(struct batch *b)
-{
-	GPtrArray *keys = g_ptr_array_sized_new(g_hash_table_size(b->keys));
-	GHashTableIter it;
-	gpointer key;
-	uint32_t i, n;
-
-	g_hash_table_iter_init(&it, b->keys);
-	while (g_hash_table_iter_next(&it, NULL, &key))
-		g_ptr_array_add(keys, key);
-	g_ptr_array_sort(keys, key_cmp);
-	for (i = 0; i < keys->len; i++)
-		((struct batch_key *)g_ptr_array_index(keys, i))->rank = i;
-	n = keys->len;
-	g_ptr_array_free(keys, TRUE);
-	return n;
-}
-
-/* `in`'s row indexes, stably sorted by rank(row), into `out`; `count`
- * has room for `ranks` + 1. */
-static void counting_sort(const uint32_t *in, uint32_t *out, uint32_t n, uint32_t *count,
-			  uint32_t ranks, uint32_t (*rank)(const struct batch *, uint32_t),
-			  const struct batch *b)
-{
-	uint32_t i;
-
-	memset(count, 0, (ranks + 1) * sizeof(*count));
-	for (i = 0; i < n; i++)
-		count[rank(b, in ? in[i] : i) + 1]++;
-	for (i = 0; i < ranks; i++)
-		count[i + 1] += count[i];
-	for (i = 0; i < n; i++) {
-		uint32_t row = in ? in[i] : i;
-
-		out[count[rank(b, row)]++] = row;
-	}
-}
-
-static uint32_t key_rank(const struct batch *b, uint32_t row)
-{
-	return g_array_index(b->rows, struct batch_row, row).key->rank;
-}
-
-static uint32_t head_rank(const struct batch *b, uint32_t row)
-{
-	return g_array_index(b->heads, struct batch_head,
-			     g_array_index(b->rows, struct batch_row, row).head).rank;
-}
-
-/* The indexes of `b`'s rows in the table's order (newly allocated): by
- * key, then stably by head, two counting sorts. */
-static uint32_t *batch_order(struct batch *b, size_t num_dims)
-{
-	uint32_t n = b->rows->len, heads = rank_heads(b, num_dims), keys = rank_keys(b);
-	uint32_t *by_key = cprof_xcalloc(n, sizeof(*by_key));
-	uint32_t *order = cprof_xcalloc(n, sizeof(*order));
-	uint32_t *count = cprof_xcalloc((size_t)MAX(heads, keys) + 1, sizeof(*count));
-
-	counting_sort(NULL, by_key, n, count, keys, key_rank, b);
-	counting_sort(by_key, order, n, count, heads, head_rank, b);
-	free(count);
-	free(by_key);
-	return order;
-}
-
 /* The INSERT of a table_block's columns into `table` (its local table on
  * a cluster), in Native. */
 static char *insert_sql(struct cprof_store *store, const char *table, const struct block *block)
@@ -971,10 +651,10 @@ static char *insert_sql(struct cprof_store *store, const char *table, const stru
 struct sender {
 	GThread *thread;
 	GAsyncQueue *full, *empty;     /* batches to send, and sent */
-	struct batch batches[2], *filling;
+	struct cprof_batch *batches[2], *filling;
 };
 
-static struct batch end_of_rows;       /* in `full`: nothing more to send */
+static char end_of_rows;               /* in `full`: nothing more to send */
 
 /* One INSERT client of a load and the block it is fed next (for the
  * rows, the names of the block's columns and a sender). */
@@ -983,7 +663,7 @@ struct stream {
 	bool open;
 	struct table_block t;
 	struct sender *sender;
-	struct out out;                /* to the client */
+	struct cprof_native_out out;                /* to the client */
 	char *sql;
 };
 
@@ -1099,57 +779,7 @@ static void load_begin(struct cprof_store *store, const char *load_id)
 		profiles_block(&shard->profiles.t, store);
 		shard->profiles.sql = insert_sql(store, "profiles", &shard->profiles.t.block);
 	}
-	/* A client that ends early is told by its exit status, not by a
-	 * signal to the load. */
-	signal(SIGPIPE, SIG_IGN);
 	atexit(kill_clients);
-}
-
-/* The head of the block's next column, `*c`, which it counts. */
-static void next_column(struct out *o, const struct block *names, size_t *c)
-{
-	column_head(o, names->names[*c], names->types[*c]);
-	++*c;
-}
-
-/* Writes `b` as one Native block of the columns `names` (rows_block's),
- * its rows in the table's order. */
-static void write_batch(struct out *o, const struct cprof_store *store,
-			const struct block *names, struct batch *b)
-{
-	const struct batch_head *heads = (const struct batch_head *)(void *)b->heads->data;
-	const struct batch_row *rows = (const struct batch_row *)(void *)b->rows->data;
-	uint32_t i, n = b->rows->len, *order = batch_order(b, store->num_dims);
-	size_t d, c = 0;
-
-#define HEAD(i) (&heads[rows[order[i]].head])
-	out_varint(o, names->columns);
-	out_varint(o, n);
-	for (d = 0; d < store->num_dims; d++) {
-		next_column(o, names, &c);
-		for (i = 0; i < n; i++)
-			out_string(o, HEAD(i)->dims[d], strlen(HEAD(i)->dims[d]));
-	}
-	next_column(o, names, &c);
-	for (i = 0; i < n; i++)
-		out_le(o, HEAD(i)->day, 2);
-	next_column(o, names, &c);
-	for (i = 0; i < n; i++)
-		out_le(o, loading.load, 8);
-	next_column(o, names, &c);
-	for (i = 0; i < n; i++)
-		out_le(o, HEAD(i)->seq, 4);
-	next_column(o, names, &c);
-	for (i = 0; i < n; i++)
-		out_string(o, HEAD(i)->kind, strlen(HEAD(i)->kind));
-	next_column(o, names, &c);
-	for (i = 0; i < n; i++)
-		out_string(o, rows[order[i]].key->text, rows[order[i]].key->len);
-	next_column(o, names, &c);
-	for (i = 0; i < n; i++)
-		out_le(o, rows[order[i]].count, 8);
-#undef HEAD
-	free(order);
 }
 
 /* The sender's thread: writes the batches as they come, then closes the
@@ -1158,12 +788,12 @@ static gpointer send_rows(gpointer data)
 {
 	struct stream *stream = data;
 	struct sender *s = stream->sender;
-	struct batch *b;
+	const struct block *columns = &stream->t.block;
+	void *b;
 
 	while ((b = g_async_queue_pop(s->full)) != &end_of_rows) {
-		write_batch(&stream->out, loading.store, &stream->t.block, b);
-		out_flush(&stream->out);
-		batch_clear(b);
+		cprof_batch_write(b, &stream->out, columns->names, columns->types, loading.load);
+		cprof_native_flush(&stream->out);
 		g_async_queue_push(s->empty, b);
 	}
 	fclose(stream->client.io);
@@ -1175,20 +805,20 @@ static void start_sender(struct stream *stream)
 {
 	struct sender *s = stream->sender;
 
-	batch_init(&s->batches[0]);
-	batch_init(&s->batches[1]);
-	s->filling = &s->batches[0];
+	s->batches[0] = cprof_batch_new(loading.store->num_dims);
+	s->batches[1] = cprof_batch_new(loading.store->num_dims);
+	s->filling = s->batches[0];
 	s->full = g_async_queue_new();
 	s->empty = g_async_queue_new();
-	g_async_queue_push(s->empty, &s->batches[1]);
+	g_async_queue_push(s->empty, s->batches[1]);
 	s->thread = g_thread_new("cprof-store rows", send_rows, stream);
 }
 
 /* The batch to fill next: the one filling, or when `keys` more rows would
  * take it past a batch, the other, once it is sent. */
-static struct batch *batch_for(struct sender *s, size_t keys)
+static struct cprof_batch *batch_for(struct sender *s, size_t keys)
 {
-	if (batch_full(s->filling, keys)) {
+	if (cprof_batch_full(s->filling, keys)) {
 		g_async_queue_push(s->full, s->filling);
 		s->filling = g_async_queue_pop(s->empty);
 	}
@@ -1238,7 +868,7 @@ static void load_profile(struct cprof_store *store, const struct cprof_store_pro
 	const char *kind = cprof_by_name(prof->dist->by);
 	size_t i, n = prof->dist->entries.len;
 	uint16_t day = day_number(prof->date);
-	struct batch *b;
+	struct cprof_batch *b;
 	uint32_t head;
 
 	open_stream(&shard->server, &shard->profiles);
@@ -1255,11 +885,11 @@ static void load_profile(struct cprof_store *store, const struct cprof_store_pro
 		return;
 	open_stream(&shard->server, &shard->rows);
 	b = batch_for(shard->rows.sender, n);
-	head = batch_head(b, store, prof, kind, day);
+	head = cprof_batch_head(b, prof->dims, kind, day, prof->seq);
 	for (i = 0; i < n; i++) {
 		const struct cprof_entry *entry = prof->dist->entries.items[i];
 
-		batch_add(b, head, entry->key, entry->count);
+		cprof_batch_add(b, head, entry->key, entry->count);
 	}
 	loading.rows += n;
 }
@@ -1275,12 +905,12 @@ static void close_stream(struct stream *stream)
 		return;
 	if (!s) {
 		block_flush(&stream->t.block, &stream->out);
-		out_flush(&stream->out);
+		cprof_native_flush(&stream->out);
 		fclose(stream->client.io);
 		stream->client.io = NULL;
 		return;
 	}
-	if (s->filling->rows->len)
+	if (cprof_batch_rows(s->filling))
 		g_async_queue_push(s->full, s->filling);
 	g_async_queue_push(s->full, &end_of_rows);
 }
@@ -1288,8 +918,8 @@ static void close_stream(struct stream *stream)
 static void free_sender(struct sender *s)
 {
 	if (s->thread) {
-		batch_free(&s->batches[0]);
-		batch_free(&s->batches[1]);
+		cprof_batch_free(s->batches[0]);
+		cprof_batch_free(s->batches[1]);
 		g_async_queue_unref(s->full);
 		g_async_queue_unref(s->empty);
 	}
