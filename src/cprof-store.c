@@ -562,6 +562,28 @@ static bool of_profile(const char *name)
 	return strcmp(name, "profile") == 0 || strcmp(name, "sample_type") == 0;
 }
 
+/* The SELECT of the profiles (a row per part of one split by --label)
+ * that meet `where`: columns c0... the values of the `num_groups` columns
+ * `groups` as text, then profile, load_id, seq, sample_type and
+ * period_us (newly allocated). */
+static char *sources_sql(struct cprof_store *store, const char *const *groups,
+			 size_t num_groups, const char *where)
+{
+	GString *sql = g_string_new("SELECT ");
+	size_t i;
+
+	for (i = 0; i < num_groups; i++) {
+		char *text = store->ops->as_text(groups[i]);
+
+		g_string_append_printf(sql, "%s AS c%zu, ", text, i);
+		g_free(text);
+	}
+	g_string_append_printf(sql, "profile AS c%zu, load_id AS c%zu, seq AS c%zu, "
+			       "sample_type AS c%zu, period_us AS c%zu FROM profiles WHERE %s",
+			       i, i + 1, i + 2, i + 3, i + 4, where);
+	return g_string_free(sql, FALSE);
+}
+
 /* Fills query's groups: the counts of each key, and the profiles of
  * each group (sources, sample type and period), asked at once.
  * `joined`: a --where names a column of the profile. */
@@ -580,8 +602,7 @@ static void select_groups(struct query *query, char **group_names, const GString
 	/* The sources first: their few rows are read while the servers
 	 * still sum the keys. */
 	queries[0] = (struct cprof_store_query){
-		store->ops->sources_sql(store, (const char *const *)cols, query->num_groups,
-					where->str),
+		sources_sql(store, (const char *const *)cols, query->num_groups, where->str),
 		query->num_groups + 5, add_source, query };
 	queries[1] = (struct cprof_store_query){
 		store->ops->keys_sql(store, (const char *const *)cols, query->num_groups, where->str,

@@ -1139,19 +1139,9 @@ static char *rows_from(struct cprof_store *store, bool of_profile)
 			       ch->cluster ? "profiles_local" : "profiles");
 }
 
-/* The group's values as text (a Date is not). */
-static char *sources_sql(struct cprof_store *store, const char *const *groups,
-			 size_t num_groups, const char *where)
+static char *as_text(const char *column)
 {
-	GString *sql = g_string_new("SELECT ");
-	size_t i;
-
-	for (i = 0; i < num_groups; i++)
-		g_string_append_printf(sql, "toString(%s) AS c%zu, ", groups[i], i);
-	g_string_append_printf(sql, "profile AS c%zu, load_id AS c%zu, seq AS c%zu, "
-			       "sample_type AS c%zu, period_us AS c%zu FROM profiles WHERE %s",
-			       i, i + 1, i + 2, i + 3, i + 4, where);
-	return g_string_free(sql, FALSE);
+	return g_strdup_printf("toString(%s)", column);
 }
 
 /* Grouped by the CityHash64 of the group's values and by key_id, the
@@ -1243,7 +1233,7 @@ const struct cprof_store_ops cprof_store_clickhouse = {
 	.load_profile = load_profile,
 	.load_commit = load_commit,
 	.where_kind = where_kind,
-	.sources_sql = sources_sql,
+	.as_text = as_text,
 	.keys_sql = keys_sql,
 	.select_all = select_all,
 	.quote = quote,

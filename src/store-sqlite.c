@@ -231,21 +231,13 @@ static char *where_kind(struct cprof_store *store, const char *kind)
 	return sql;
 }
 
-/* The profiles' columns are in the rows too: sources_sql and keys_sql
- * need no join. */
-static char *sources_sql(struct cprof_store *store, const char *const *groups,
-			 size_t num_groups, const char *where)
+/* Every column is text already (a date too). */
+static char *as_text(const char *column)
 {
-	GString *sql = g_string_new("SELECT ");
-	size_t i;
-
-	for (i = 0; i < num_groups; i++)
-		g_string_append_printf(sql, "%s AS c%zu, ", groups[i], i);
-	g_string_append_printf(sql, "profile AS c%zu, load_id AS c%zu, seq AS c%zu, "
-			       "sample_type AS c%zu, period_us AS c%zu FROM profiles WHERE %s",
-			       i, i + 1, i + 2, i + 3, i + 4, where);
-	return g_string_free(sql, FALSE);
+	return g_strdup(column);
 }
+
+/* The profiles' columns are in the rows too: keys_sql needs no join. */
 
 static char *keys_sql(struct cprof_store *store, const char *const *groups, size_t num_groups,
 		      const char *where, bool of_profile)
@@ -309,7 +301,7 @@ const struct cprof_store_ops cprof_store_sqlite = {
 	.load_profile = load_profile,
 	.load_commit = load_commit,
 	.where_kind = where_kind,
-	.sources_sql = sources_sql,
+	.as_text = as_text,
 	.keys_sql = keys_sql,
 	.select_all = select_all,
 	.quote = quote,

@@ -57,12 +57,9 @@ struct cprof_store_ops {
 	/* The SQL condition the rows (and the profiles) of kind `kind` meet
 	 * when their load is committed (newly allocated). */
 	char *(*where_kind)(struct cprof_store *store, const char *kind);
-	/* The SELECT of the profiles (a row per part of one split by
-	 * --label) that meet `where`: columns c0... the values of the
-	 * `num_groups` columns `groups` as text, then profile, load_id, seq,
-	 * sample_type and period_us (newly allocated). */
-	char *(*sources_sql)(struct cprof_store *store, const char *const *groups,
-			     size_t num_groups, const char *where);
+	/* The SQL of column `column`'s values as text (newly allocated): a
+	 * Date is not text on every back end. */
+	char *(*as_text)(const char *column);
 	/* The SELECT of the summed counts of each key of the rows that meet
 	 * `where`, per values of the `num_groups` columns `groups`: columns
 	 * c0... the groups' values as text, then the key, then the count
