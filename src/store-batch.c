@@ -4,11 +4,17 @@
  * A block in the table's order (kind, dimensions, date, key) is written
  * by the server as it comes, where one out of order costs it a sort,
  * three quarters of its work on a load.  A batch ends before the profile
- * that would take it past BATCH_ROWS rows or past BATCH_KEY_BYTES of
+ * that would take it past its limit of rows or past BATCH_KEY_BYTES of
  * distinct keys; the load makes each batch one part of the table, which
- * the server merges later.  Batches of 2^17 rows let the shards take
- * them while the load reads on; at 2^20 a load of 10,000 profiles sent
- * all at its end and took a third longer (bench/RESULTS.md). */
+ * the server merges later.  The limit is 2^17 rows for a batch's first
+ * BATCH_SMALL_WRITES writes (a shard's first million rows, as a load
+ * has two batches a shard), so that the shards take the first rows while
+ * the load reads on and what is left to send when it ends is small (at
+ * 2^20 a load of 10,000 profiles sent all at its end and took a third
+ * longer, bench/RESULTS.md); then it doubles with each write up to 2^20,
+ * so that a long load makes parts of a million rows, as many as the
+ * server would have made of unsorted rows, and stays far below its limit
+ * of parts (300 a partition). */
 #include "config.h"
 
 #include <stdlib.h>
@@ -20,8 +26,11 @@
 #include "store-batch.h"
 #include "util.h"
 
-/* The most rows of a batch, and of bytes of its distinct keys. */
-#define BATCH_ROWS (1 << 17)
+/* The first and the last limit of rows of a batch, and the most bytes
+ * of its distinct keys. */
+#define BATCH_FIRST_ROWS (1u << 17)
+#define BATCH_SMALL_WRITES 4
+#define BATCH_MAX_ROWS (1u << 20)
 #define BATCH_KEY_BYTES (16 << 20)
 
 /* What the rows of one profile in a batch share. */
@@ -46,6 +55,8 @@ struct batch_row {
 
 struct cprof_batch {
 	size_t num_dims;
+	size_t limit;          /* of rows, up to BATCH_MAX_ROWS */
+	unsigned writes;
 	GArray *heads;         /* struct batch_head */
 	GArray *rows;          /* struct batch_row */
 	GHashTable *keys;      /* text -> struct batch_key * */
@@ -58,6 +69,7 @@ struct cprof_batch *cprof_batch_new(size_t num_dims)
 	struct cprof_batch *b = cprof_xcalloc(1, sizeof(*b));
 
 	b->num_dims = num_dims;
+	b->limit = BATCH_FIRST_ROWS;
 	b->heads = g_array_new(FALSE, FALSE, sizeof(struct batch_head));
 	b->rows = g_array_new(FALSE, FALSE, sizeof(struct batch_row));
 	b->keys = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, free);
@@ -97,7 +109,7 @@ size_t cprof_batch_rows(const struct cprof_batch *b)
 
 bool cprof_batch_full(const struct cprof_batch *b, size_t keys)
 {
-	return b->rows->len && (b->rows->len + keys > BATCH_ROWS ||
+	return b->rows->len && (b->rows->len + keys > b->limit ||
 				b->key_bytes >= BATCH_KEY_BYTES);
 }
 
@@ -293,4 +305,6 @@ void cprof_batch_write(struct cprof_batch *b, struct cprof_native_out *o,
 #undef HEAD
 	free(order);
 	batch_clear(b);
+	if (++b->writes >= BATCH_SMALL_WRITES && b->limit < BATCH_MAX_ROWS)
+		b->limit *= 2;
 }

@@ -22,7 +22,9 @@ void cprof_batch_free(struct cprof_batch *b);
 size_t cprof_batch_rows(const struct cprof_batch *b);
 
 /* Whether `b` holds rows and a profile of `keys` more would take it past
- * a batch (2^17 rows, or 16 MiB of distinct keys): send it first. */
+ * a batch (2^17 rows for its first four writes, then twice as many after
+ * each cprof_batch_write up to 2^20; or 16 MiB of distinct keys): send
+ * it first. */
 bool cprof_batch_full(const struct cprof_batch *b, size_t keys);
 
 /* Adds what a profile's rows share: its dimensions' values (copied), its
@@ -37,7 +39,7 @@ void cprof_batch_add(struct cprof_batch *b, uint32_t head, const char *key, uint
 /* Writes the rows of `b`, in the table's order, as one Native block of
  * the columns named `names`, of types `types` (the dimensions, then
  * date, load, seq, kind, key, count), `load` in every row; then empties
- * `b`. */
+ * `b` (from its fourth write on, doubles its limit of rows up to 2^20). */
 void cprof_batch_write(struct cprof_batch *b, struct cprof_native_out *o,
 		       const char *const *names, const char *const *types, uint64_t load);
 

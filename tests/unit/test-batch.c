@@ -4,6 +4,7 @@
  * first).  The block is read back here, by the format's own rules. */
 #include "config.h"
 
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -249,18 +250,29 @@ static void test_many(void)
 	check_batch("many", rows, MAX_ROWS);
 }
 
-/* A batch is full when it holds rows and a profile more would pass 2^17. */
+/* A batch is full when it holds rows and a profile more would pass its
+ * limit: 2^17 rows for four writes, then doubled by each up to 2^20. */
 static void test_full(void)
 {
 	struct cprof_batch *b = cprof_batch_new(DIMS);
+	struct cprof_native_out *o = calloc(1, sizeof(*o));
 	const char *dims[DIMS] = { "a", "b" };
-	uint32_t head;
+	unsigned shift, write;
 
-	check(!cprof_batch_full(b, 1u << 20), "an empty batch is full");
-	head = cprof_batch_head(b, dims, "function", 1, 0);
-	cprof_batch_add(b, head, "k", 1);
-	check(!cprof_batch_full(b, (1u << 17) - 1), "full at 2^17 rows");
-	check(cprof_batch_full(b, 1u << 17), "not full past 2^17 rows");
+	if (!o)
+		abort();
+	o->fd = open("/dev/null", O_WRONLY);
+	check(!cprof_batch_full(b, 1u << 22), "an empty batch is full");
+	for (write = 0; write < 8; write++) {
+		shift = write < 4 ? 17 : write < 7 ? 14 + write : 20;
+		cprof_batch_add(b, cprof_batch_head(b, dims, "function", 1, 0), "k", 1);
+		check(!cprof_batch_full(b, (1u << shift) - 1), "full at 2^%u rows", shift);
+		check(cprof_batch_full(b, 1u << shift), "not full past 2^%u rows", shift);
+		cprof_batch_write(b, o, names, types, 1);
+		cprof_native_flush(o);
+	}
+	close(o->fd);
+	free(o);
 	cprof_batch_free(b);
 }
 
