@@ -814,13 +814,36 @@ static void start_sender(struct stream *stream)
 	s->thread = g_thread_new("cprof-store rows", send_rows, stream);
 }
 
-/* The batch to fill next: the one filling, or when `keys` more rows would
- * take it past a batch, the other, once it is sent. */
-static struct cprof_batch *batch_for(struct sender *s, size_t keys)
+/* Waits for `stream`'s client, whose input is closed or whose sender
+ * has stopped writing; dies with its error, or with `write_error` (an
+ * errno), when there is one. */
+static void wait_client(const struct server *server, struct stream *stream, int write_error)
 {
+	char *error;
+
+	stream->open = false;  /* waited for here: kill_clients leaves it */
+	error = client_finish(&stream->client);
+	if (error)
+		die_client(loading.store, server, error);
+	if (write_error)
+		cprof_die("%s: %s:%s: writing to clickhouse-client: %s", loading.store->url,
+			  server->host, server->port, strerror(write_error));
+}
+
+/* The batch to fill next: the one filling, or when `keys` more rows would
+ * take it past a batch, the other, once it is sent.  A client gone (a
+ * server's error) is seen there, as the sender found it writing that
+ * one, and ends the load at once. */
+static struct cprof_batch *batch_for(const struct server *server, struct stream *stream,
+				     size_t keys)
+{
+	struct sender *s = stream->sender;
+
 	if (cprof_batch_full(s->filling, keys)) {
 		g_async_queue_push(s->full, s->filling);
 		s->filling = g_async_queue_pop(s->empty);
+		if (stream->out.error)
+			wait_client(server, stream, stream->out.error);
 	}
 	return s->filling;
 }
@@ -884,7 +907,7 @@ static void load_profile(struct cprof_store *store, const struct cprof_store_pro
 	if (n == 0)
 		return;
 	open_stream(&shard->server, &shard->rows);
-	b = batch_for(shard->rows.sender, n);
+	b = batch_for(&shard->server, &shard->rows, n);
 	head = cprof_batch_head(b, prof->dims, kind, day, prof->seq);
 	for (i = 0; i < n; i++) {
 		const struct cprof_entry *entry = prof->dist->entries.items[i];
@@ -930,21 +953,12 @@ static void free_sender(struct sender *s)
 static void finish_stream(const struct server *server, struct stream *stream)
 {
 	struct sender *s = stream->sender;
-	int write_error = 0;
-	char *error = NULL;
 
 	if (stream->open) {
-		stream->open = false;
 		if (s)
 			g_thread_join(s->thread);
-		write_error = stream->out.error;
-		error = client_finish(&stream->client);
+		wait_client(server, stream, stream->out.error);
 	}
-	if (error)
-		die_client(loading.store, server, error);
-	if (write_error)
-		cprof_die("%s: %s:%s: writing to clickhouse-client: %s", loading.store->url,
-			  server->host, server->port, strerror(write_error));
 	if (s)
 		free_sender(s);
 	block_free(&stream->t.block);
