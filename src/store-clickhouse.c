@@ -591,24 +591,26 @@ static uint16_t day_number(const char *date)
 struct table_block {
 	struct block block;
 	GByteArray **dims;
-	GByteArray *date, *profile, *load_id, *load, *seq, *kind, *key, *count,
-		*sample_type, *period_us, *total, *num_keys;
+	GByteArray *date, *profile, *load_id, *load, *seq, *kind, *sample_type, *period_us,
+		*total, *num_keys;
 };
 
+/* The rows table's columns, in the order cprof_batch_write writes their
+ * values: only their names and types are used here (the INSERT, the
+ * batch's column heads). */
 static void rows_block(struct table_block *t, const struct cprof_store *store)
 {
 	size_t d;
 
 	block_init(&t->block, store->num_dims + 6);
-	t->dims = cprof_xcalloc(store->num_dims ? store->num_dims : 1, sizeof(*t->dims));
 	for (d = 0; d < store->num_dims; d++)
-		t->dims[d] = block_column(&t->block, store->dims[d], "String");
-	t->date = block_column(&t->block, "date", "Date");
-	t->load = block_column(&t->block, "load", "UInt64");
-	t->seq = block_column(&t->block, "seq", "UInt32");
-	t->kind = block_column(&t->block, "kind", "String");
-	t->key = block_column(&t->block, "key", "String");
-	t->count = block_column(&t->block, "count", "UInt64");
+		block_column(&t->block, store->dims[d], "String");
+	block_column(&t->block, "date", "Date");
+	block_column(&t->block, "load", "UInt64");
+	block_column(&t->block, "seq", "UInt32");
+	block_column(&t->block, "kind", "String");
+	block_column(&t->block, "key", "String");
+	block_column(&t->block, "count", "UInt64");
 }
 
 static void profiles_block(struct table_block *t, const struct cprof_store *store)
@@ -815,10 +817,11 @@ static void start_sender(struct stream *stream)
 }
 
 /* Waits for `stream`'s client, whose input is closed or whose sender
- * has stopped writing; dies with its error, or with `write_error` (an
- * errno), when there is one. */
-static void wait_client(const struct server *server, struct stream *stream, int write_error)
+ * has stopped writing; dies with its error, or with the error of writing
+ * to it, when there is one. */
+static void wait_client(const struct server *server, struct stream *stream)
 {
+	int write_error = stream->out.error;
 	char *error;
 
 	stream->open = false;  /* waited for here: kill_clients leaves it */
@@ -843,7 +846,7 @@ static struct cprof_batch *batch_for(const struct server *server, struct stream 
 		g_async_queue_push(s->full, s->filling);
 		s->filling = g_async_queue_pop(s->empty);
 		if (stream->out.error)
-			wait_client(server, stream, stream->out.error);
+			wait_client(server, stream);
 	}
 	return s->filling;
 }
@@ -957,7 +960,7 @@ static void finish_stream(const struct server *server, struct stream *stream)
 	if (stream->open) {
 		if (s)
 			g_thread_join(s->thread);
-		wait_client(server, stream, stream->out.error);
+		wait_client(server, stream);
 	}
 	if (s)
 		free_sender(s);
