@@ -24,8 +24,8 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "signif.h"
-#include "stats.h"
+#include "metrics/signif.h"
+#include "metrics/stats.h"
 
 /* The rules as the programs apply them by default. */
 #define TOP_K 10                /* cprof-diff and cprof-regress -k */

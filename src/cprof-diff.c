@@ -8,12 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <glib.h>
 
-#include "json.h"
-#include "load.h"
-#include "stats.h"
-#include "svg.h"
+#include "lib/json.h"
+#include "lib/load.h"
+#include "metrics/stats.h"
+#include "metrics/svg.h"
 
 enum { OPT_FAIL_ABOVE = 512, OPT_FAIL_DIFFERENT, OPT_FOLDED, OPT_SVG };
 
@@ -115,7 +114,7 @@ static void print_text(const char *const sources[2], const struct cprof_dist *a,
 }
 
 /* Orders key pointers bytewise, for g_ptr_array_sort. */
-static gint compare_keys(gconstpointer x, gconstpointer y)
+static int compare_keys(const void *x, const void *y)
 {
 	return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
@@ -125,32 +124,32 @@ static gint compare_keys(gconstpointer x, gconstpointer y)
  * key, whatever -k says. */
 static void print_folded(const struct cprof_dist *a, const struct cprof_dist *b)
 {
-	GPtrArray *keys = g_ptr_array_new();
-	guint i;
+	struct cprof_ptrs keys = { 0 };
+	size_t i;
 
 	for (i = 0; i < a->entries.len; i++) {
 		const struct cprof_entry *entry = a->entries.items[i];
 
 		if (entry->count > 0)
-			g_ptr_array_add(keys, entry->key);
+			cprof_ptrs_add(&keys, entry->key);
 	}
 	for (i = 0; i < b->entries.len; i++) {
 		const struct cprof_entry *entry = b->entries.items[i];
 		const struct cprof_entry *in_a = cprof_dist_find(a, entry->key);
 
 		if (entry->count > 0 && (!in_a || in_a->count == 0))
-			g_ptr_array_add(keys, entry->key);
+			cprof_ptrs_add(&keys, entry->key);
 	}
-	g_ptr_array_sort(keys, compare_keys);
-	for (i = 0; i < keys->len; i++) {
-		const char *key = g_ptr_array_index(keys, i);
+	cprof_ptrs_sort(&keys, compare_keys);
+	for (i = 0; i < keys.len; i++) {
+		const char *key = keys.items[i];
 		const struct cprof_entry *in_a = cprof_dist_find(a, key);
 		const struct cprof_entry *in_b = cprof_dist_find(b, key);
 
 		printf("%s %" PRIu64 " %" PRIu64 "\n", key, in_a ? in_a->count : 0,
 		       in_b ? in_b->count : 0);
 	}
-	g_ptr_array_free(keys, TRUE);
+	cprof_ptrs_clear(&keys, NULL);
 }
 
 /* Draws the compared keys as an SVG chart (svg.c), with their intervals

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
-#include "load.h"
-#include "stats.h"
-#include "svg.h"
+#include "lib/json.h"
+#include "lib/load.h"
+#include "metrics/stats.h"
+#include "metrics/svg.h"
 
 enum { OPT_BASE = 512, OPT_SVG };
 

@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "json.h"
-#include "load.h"
-#include "proto.h"
-#include "rows.h"
-#include "text.h"
+#include "lib/json.h"
+#include "lib/load.h"
+#include "lib/proto.h"
+#include "lib/rows.h"
+#include "lib/text.h"
 
 enum { OPT_FOLDED = 512, OPT_PPROF, OPT_ROWS, OPT_TAG, OPT_LABEL };
 

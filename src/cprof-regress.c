@@ -12,11 +12,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include <glib.h>
 
-#include "json.h"
-#include "load.h"
-#include "stats.h"
+#include "lib/json.h"
+#include "lib/load.h"
+#include "metrics/stats.h"
 
 enum { OPT_FACTOR = 512, OPT_MARGIN, OPT_RULE };
 
@@ -146,7 +145,7 @@ static double baseline_dispersion(const struct baselines *base)
 	size_t keys = merged->entries.len + 1, i;
 	uint64_t *table = cprof_xcalloc(base->count * keys, sizeof(*table));
 	double phi;
-	guint j;
+	size_t j;
 
 	for (i = 0; i < base->count; i++) {
 		uint64_t listed = 0;

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
-#include "sched-lp.h"
+#include "lib/json.h"
+#include "sched/sched-lp.h"
 
 static void usage(void)
 {

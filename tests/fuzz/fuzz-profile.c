@@ -12,8 +12,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "cprof.h"
-#include "proto.h"
+#include "lib/cprof.h"
+#include "lib/proto.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -19,7 +19,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "sched-lp.h"
+#include "sched/sched-lp.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

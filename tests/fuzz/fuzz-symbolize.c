@@ -21,7 +21,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "cprof.h"
+#include "lib/cprof.h"
 
 /* Also in tests/fuzz/run, which writes the seeds. */
 #define SEPARATOR "\n--cprof-fuzz-debug-file--\n"

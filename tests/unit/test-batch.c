@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "native.h"
-#include "store-batch.h"
+#include "store/native.h"
+#include "store/store-batch.h"
 #include "check.h"
 
 #define DIMS 2

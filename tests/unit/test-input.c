@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cprof.h"
+#include "lib/cprof.h"
 
 static uint64_t state = 88172645463325252ULL;
 

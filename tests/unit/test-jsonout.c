@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonout.h"
+#include "lib/jsonout.h"
 #include "check.h"
 
 static char *ours(const json_t *root, bool compact)

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "sched-solve.h"
+#include "sched/sched-solve.h"
 #include "check.h"
 
 /* Loads and solves `lp`, checks the outcome and, when optimal, that x is

@@ -6,7 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "signif.h"
+#include "metrics/signif.h"
 #include "check.h"
 
 /* GOT is WANT within `tolerance`, relative to 1 at least. */

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "stats.h"
+#include "metrics/stats.h"
 #include "check.h"
 
 /* Hand-computed values are checked to 1e-12, relative to 1 at least. */

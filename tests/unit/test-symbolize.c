@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cprof.h"
+#include "lib/cprof.h"
 
 static const char *base_name(const char *path)
 {

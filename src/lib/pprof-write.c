@@ -21,7 +21,7 @@
 
 #include <glib.h>
 
-#include "profile.pb-c.h"
+#include "lib/profile.pb-c.h"
 #include "proto.h"
 
 struct writer {

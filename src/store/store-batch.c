@@ -24,7 +24,7 @@
 
 #include "native.h"
 #include "store-batch.h"
-#include "util.h"
+#include "lib/util.h"
 
 /* The first and the last limit of rows of a batch, and the most bytes
  * of its distinct keys. */

@@ -17,7 +17,7 @@
 #include "native.h"
 #include "store.h"
 #include "store-batch.h"
-#include "util.h"
+#include "lib/util.h"
 
 struct server {
 	char *host;

@@ -27,7 +27,7 @@
 
 #include <glib.h>
 
-#include "profile.pb-c.h"
+#include "lib/profile.pb-c.h"
 #include "proto.h"
 
 #define MAX_INFLATED ((uint64_t)1 << 30)   /* 1 GiB: a gzip stream inflating past it is refused */

@@ -5,8 +5,10 @@
 #ifndef CPROF_STORE_H
 #define CPROF_STORE_H
 
-#include "dist.h"
-#include "ptrs.h"
+#include <stdbool.h>
+
+#include "lib/dist.h"
+#include "lib/ptrs.h"
 
 /* One profile of a load: its rows are the entries of `dist`. */
 struct cprof_store_profile {
@@ -88,6 +90,70 @@ struct cprof_store {
 	char **dims;           /* the dimension names, after open */
 	void *impl;
 };
+
+/* The names no dimension may take: the columns of every row; NULL-ended. */
+extern const char *const cprof_store_reserved[];
+
+/* Reads `arg` of `option` as a day YYYY-MM-DD (1970 to 2105) into `out`;
+ * dies naming the option otherwise. */
+void cprof_store_parse_day(const char *option, const char *arg, char out[11]);
+
+/* Adds the NAME=VALUE of a --where (a struct cprof_tag, owned by
+ * `wheres`) to `wheres`; dies on a malformed one.  The NAME is checked
+ * against the store by cprof_store_query. */
+void cprof_store_parse_where(struct cprof_ptrs *wheres, const char *arg);
+
+/* Whether `name` may name a ClickHouse cluster (--cluster). */
+bool cprof_store_cluster_ok(const char *name);
+
+/* Creates the store `url` with the dimensions of the comma-separated
+ * `dims` (and, on ClickHouse, its tables on `cluster`, or NULL); dies
+ * on a bad name or a store already there. */
+void cprof_store_init(const char *url, const char *dims, const char *cluster);
+
+struct cprof_loader;
+
+/* Loads the profiles `operands` (`count` of them) read by `loader` as
+ * one load of rows: the --tag values `tags` and --label dimensions
+ * `labels` (struct cprof_tag *), the day `date` or NULL (each file's
+ * modification day).  Nothing of it is seen before the whole is
+ * committed; dies on the first error. */
+void cprof_store_load(const char *url, struct cprof_loader *loader, const struct cprof_ptrs *tags,
+		      const struct cprof_ptrs *labels, const char *date, char **operands, int count);
+
+/* What a query asks: the rows of kind `by` that meet every --where
+ * (`wheres`, struct cprof_tag *: values of one name are alternatives),
+ * between the days `from` and `to` (either NULL: open), summed per
+ * values of the comma-separated `group` names (NULL: one group). */
+struct cprof_store_query_spec {
+	enum cprof_by by;
+	const struct cprof_ptrs *wheres;
+	const char *group;
+	const char *from, *to;
+};
+
+/* One group of a query's answer. */
+struct cprof_store_group {
+	char **values;                 /* one per group name */
+	struct cprof_dist *dist;       /* its keys' summed counts and sources */
+};
+
+/* A query's answer. */
+struct cprof_store_result {
+	char **group_names;            /* NULL-ended */
+	size_t num_groups;
+	struct cprof_ptrs groups;      /* struct cprof_store_group *, in order of values */
+	struct cprof_ptrs *missing;    /* shards that did not answer (text), or NULL */
+};
+
+/* Answers `spec` from the store `url` into `result`, which the caller
+ * clears with cprof_store_result_clear; dies on a bad name, on no
+ * matching profile and on any error of the database. */
+void cprof_store_query(const char *url, const struct cprof_store_query_spec *spec,
+		       struct cprof_store_result *result);
+
+/* Frees what `result` holds and leaves it empty. */
+void cprof_store_result_clear(struct cprof_store_result *result);
 
 /* Opens the store named by `url` (clickhouse://HOST[:PORT][/DATABASE], else
  * a SQLite file); `create`: for init, else a store must be there and its

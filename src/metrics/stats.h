@@ -15,9 +15,9 @@
 
 #include <jansson.h>
 
-#include "dist.h"
+#include "lib/dist.h"
 #include "signif.h"
-#include "util.h"
+#include "lib/util.h"
 
 /* stats.c */
 

@@ -19,7 +19,7 @@
 
 #include "signif.h"
 #include "sum.h"
-#include "util.h"
+#include "lib/util.h"
 
 /* The fewest expected samples a cell of a chi-squared table may hold
  * before it is pooled with the other sparse ones. */

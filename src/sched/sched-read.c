@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input.h"
+#include "lib/input.h"
 #include "sched-int.h"
 
 /* Reading. */

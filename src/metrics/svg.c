@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "svg.h"
-#include "util.h"
+#include "lib/util.h"
 
 enum {
 	FONT = 12,             /* names, values, ticks, legend */
