@@ -7,7 +7,7 @@
 
 #include "lib/json.h"
 #include "lib/load.h"
-#include "lib/proto.h"
+#include "lib/pprof-write.h"
 #include "lib/rows.h"
 #include "lib/text.h"
 

@@ -17,7 +17,7 @@
 #include <glib.h>
 
 #include "heap.h"
-#include "proto.h"
+#include "profile.h"
 
 struct header {
 	uint64_t inuse_count, inuse_size, alloc_count, alloc_size;

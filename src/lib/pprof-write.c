@@ -22,7 +22,7 @@
 #include <glib.h>
 
 #include "lib/profile.pb-c.h"
-#include "proto.h"
+#include "pprof-write.h"
 
 struct writer {
 	GHashTable *string_index;      /* string -> index + 1 */

@@ -84,4 +84,13 @@ struct cprof_profile *cprof_profile_read_with(const char *name,
 /* Frees a profile; accepts NULL. */
 void cprof_profile_free(struct cprof_profile *profile);
 
+/* Picks which of the `n` sample types (types[i]/units[i]) a profile's
+ * counts are, as pprof's -sample_index does: `request` a number or a
+ * type's name (an "inuse_" prefix may be left off the type), or NULL for
+ * the type named `default_type` (NULL or "": none), else the last.
+ * Returns the index, or -1 with `err` set listing the choices. */
+int cprof_sample_index_pick(const char *const *types, const char *const *units, size_t n,
+			    const char *default_type, const char *request,
+			    struct cprof_error *err);
+
 #endif

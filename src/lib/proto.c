@@ -1,15 +1,15 @@
-/* proto.c: pprof's profile.proto, gzip-compressed or not.
+/* proto.c: pprof's profile.proto, the walk over a Profile.
  *
- * The top-level Profile is walked field by field and each location,
+ * The top-level Profile is walked field by field (its bytes from
+ * proto-wire.c, gzip-inflated as they are read) and each location,
  * function and mapping unpacked on its own with protobuf-c's generated
  * code, each sample decoded in place (decode_sample: the loop of a large
  * profile, without protobuf-c's allocations), so that memory follows the
- * distinct stacks, locations and strings, not the file; a gzip stream is
- * inflated as it is read, at
- * most MAX_INFLATED bytes of it.  Samples with the same locations are
+ * distinct stacks, locations and strings, not the file.  Samples with the same locations are
  * summed as they come (every value of each); the string table, usually
  * last, is checked once all is read, and then the sample index is picked,
- * drop_frames and keep_frames applied as pprof applies them, and the
+ * drop_frames and keep_frames applied as pprof applies them
+ * (proto-frames.c), the tag filters and labels read (proto-labels.c), and the
  * stacks handed to keys.c as indexes of locations. */
 #include "config.h"
 
@@ -19,201 +19,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <protobuf-c/protobuf-c.h>
-#include <zlib.h>
-
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
 #include <glib.h>
 
 #include "lib/profile.pb-c.h"
+#include "proto-int.h"
 #include "proto.h"
 
-#define MAX_INFLATED ((uint64_t)1 << 30)   /* 1 GiB: a gzip stream inflating past it is refused */
 enum {
 	MAX_MESSAGE = 64 << 20,            /* one sample, location, function, mapping or string */
-	CHUNK = 1 << 16,
 	KEY_BYTES = 20,                    /* a field key and a length, at most */
 };
-
-/* The bytes of the profile: the input itself, or its gzip stream inflated. */
-struct source {
-	struct cprof_input *in;
-	struct cprof_error *err;
-	bool gzip;
-	bool z_open;
-	bool z_end;            /* the compressed stream has ended */
-	z_stream z;
-	unsigned char *buf;
-	size_t cap, start, end;
-	uint64_t offset;       /* offset of buf[start] in the inflated bytes */
-	uint64_t produced;     /* bytes inflated so far */
-};
-
-static void *pb_alloc(void *data, size_t size)
-{
-	(void)data;
-	return cprof_xmalloc(size ? size : 1);
-}
-
-static void pb_free(void *data, void *p)
-{
-	(void)data;
-	free(p);
-}
-
-/* protobuf-c's allocations die on exhaustion: a NULL unpack is a
- * malformed message, never a lack of memory. */
-static ProtobufCAllocator allocator = { pb_alloc, pb_free, NULL };
-
-static uint64_t src_offset(const struct source *s)
-{
-	return s->gzip ? s->offset : s->in->offset;
-}
-
-static const unsigned char *src_data(const struct source *s)
-{
-	return s->gzip ? s->buf + s->start : cprof_input_data(s->in);
-}
-
-static void src_skip(struct source *s, size_t n)
-{
-	if (!s->gzip) {
-		cprof_input_skip(s->in, n);
-		return;
-	}
-	s->start += n;
-	s->offset += n;
-}
-
-/* Starts the next gzip member, or ends the stream at the end of the file. */
-static int next_member(struct source *s)
-{
-	long long got = cprof_input_fill(s->in, 2, s->err);
-	const unsigned char *data;
-
-	if (got < 0)
-		return -1;
-	if (got == 0) {
-		s->z_end = true;
-		return 0;
-	}
-	data = cprof_input_data(s->in);
-	if (got < 2 || data[0] != 0x1f || data[1] != 0x8b)
-		return cprof_error_set(s->err, "junk after the gzip stream at byte %llu of the file",
-				       (unsigned long long)s->in->offset);
-	if (inflateReset(&s->z) != Z_OK)
-		return cprof_error_set(s->err, "gzip: cannot restart at byte %llu of the file",
-				       (unsigned long long)s->in->offset);
-	return 0;
-}
-
-/* Moves the buffered bytes to the front of the buffer and grows it to
- * hold `want` bytes and a CHUNK more. */
-static void src_make_room(struct source *s, size_t want)
-{
-	if (s->start > 0) {
-		memmove(s->buf, s->buf + s->start, s->end - s->start);
-		s->end -= s->start;
-		s->start = 0;
-	}
-	if (s->cap - s->end < CHUNK || s->cap < want) {
-		size_t cap = s->cap ? s->cap : CHUNK;
-
-		while (cap < want || cap - s->end < CHUNK)
-			cap *= 2;
-		s->buf = cprof_xrealloc(s->buf, cap);
-		s->cap = cap;
-	}
-}
-
-/* Inflates what the input holds into the room of the buffer, inflate's
- * code into *rc; returns 0, or -1 with the error set. */
-static int src_inflate(struct source *s, int *rc)
-{
-	size_t room, in_avail, consumed, produced;
-
-	if (cprof_input_avail(s->in) == 0) {
-		if (cprof_input_fill(s->in, 1, s->err) < 0)
-			return -1;
-		if (cprof_input_avail(s->in) == 0)
-			return cprof_error_set(s->err, "truncated gzip stream at byte %llu of the file",
-					       (unsigned long long)s->in->offset);
-	}
-	room = s->cap - s->end;
-	if (room > MAX_INFLATED + 1 - s->produced)
-		room = (size_t)(MAX_INFLATED + 1 - s->produced);
-	if (room > UINT_MAX)
-		room = UINT_MAX;
-	in_avail = cprof_input_avail(s->in);
-	if (in_avail > UINT_MAX)
-		in_avail = UINT_MAX;
-	s->z.next_in = (Bytef *)cprof_input_data(s->in);
-	s->z.avail_in = (uInt)in_avail;
-	s->z.next_out = s->buf + s->end;
-	s->z.avail_out = (uInt)room;
-	*rc = inflate(&s->z, Z_NO_FLUSH);
-	consumed = in_avail - s->z.avail_in;
-	produced = room - s->z.avail_out;
-	cprof_input_skip(s->in, consumed);
-	s->end += produced;
-	s->produced += produced;
-	if (s->produced > MAX_INFLATED)
-		return cprof_error_set(s->err, "gzip stream inflates past 1 GiB at byte %llu "
-					       "of the file: refused (a gzip bomb?)",
-				       (unsigned long long)s->in->offset);
-	return 0;
-}
-
-/* Buffers at least `want` bytes when the profile has them; returns how
- * many are buffered, or -1 with the error set. */
-static long long src_fill(struct source *s, size_t want)
-{
-	if (!s->gzip)
-		return cprof_input_fill(s->in, want, s->err);
-	while (s->end - s->start < want && !s->z_end) {
-		int rc = Z_OK;
-
-		src_make_room(s, want);
-		if (src_inflate(s, &rc) < 0)
-			return -1;
-		if (rc == Z_STREAM_END) {
-			if (next_member(s) < 0)
-				return -1;
-		} else if (rc == Z_MEM_ERROR) {
-			cprof_die_oom();
-		} else if (rc != Z_OK && rc != Z_BUF_ERROR) {
-			return cprof_error_set(s->err, "bad gzip data at byte %llu of the file: %s",
-					       (unsigned long long)s->in->offset,
-					       s->z.msg ? s->z.msg : "inflate failed");
-		}
-	}
-	return (long long)(s->end - s->start);
-}
-
-/* Decodes a varint from p[0, len): its length in bytes, 0 when the bytes
- * end first, -1 when it runs past ten bytes or 64 bits. */
-static inline int varint(const unsigned char *p, size_t len, uint64_t *out)
-{
-	uint64_t value = 0;
-	size_t i;
-
-	if (len > 0 && p[0] < 0x80) {  /* the common case: one byte */
-		*out = p[0];
-		return 1;
-	}
-	for (i = 0; i < len && i < 10; i++) {
-		value |= (uint64_t)(p[i] & 0x7f) << (7 * i);
-		if (!(p[i] & 0x80)) {
-			if (i == 9 && p[i] > 1)
-				return -1;
-			*out = value;
-			return (int)i + 1;
-		}
-	}
-	return i == 10 ? -1 : 0;
-}
 
 /* The fields of Profile, with the wire type each must have. */
 enum {
@@ -261,10 +79,10 @@ static size_t sniff_field(const unsigned char *data, size_t len, uint64_t *paylo
 	uint64_t key, value;
 	int n, m;
 
-	n = varint(data, len, &key);
+	n = cprof_pb_varint(data, len, &key);
 	if (n <= 0 || !wire_ok(key >> 3, (unsigned)(key & 7)))
 		return 0;
-	m = varint(data + n, len - (size_t)n, &value);
+	m = cprof_pb_varint(data + n, len - (size_t)n, &value);
 	if (m <= 0)
 		return 0;
 	*payload = (key & 7) == 2 ? value : 0;
@@ -290,111 +108,7 @@ bool cprof_proto_sniff(const unsigned char *data, size_t len)
 	return true;
 }
 
-struct value_type {
-	int64_t type, unit;
-	uint64_t at;
-};
-
-struct function {
-	uint64_t id;
-	int64_t name, system_name, filename;
-	uint64_t at;
-};
-
-struct mapping {
-	uint64_t id, start, limit, file_offset;
-	int64_t filename, build_id;
-	uint64_t at;
-};
-
-struct location {
-	uint64_t id, mapping_id, address;
-	size_t first_line, n_lines;
-	uint64_t at;
-	bool prune;            /* drop_frames: the whole location goes */
-	bool prune_beneath;    /* drop_frames: what is beneath it goes */
-	size_t index_of_mapping;
-};
-
-struct line {
-	uint64_t function_id;
-	int64_t line;
-};
-
-/* A distinct sequence of location ids (and labels, when they matter) and
- * its values summed. */
-struct stack {
-	uint64_t hash;
-	uint64_t at;           /* the first sample with these locations */
-	uint32_t depth;
-	uint32_t n_values;
-	uint32_t n_labels;     /* 0 unless --tag-filter or --by=label asked */
-	uint64_t data[];       /* depth location ids, leaf first, then n_labels labels
-				* (key, str, num, num_unit), then n_values sums */
-};
-
-enum { LABEL_WORDS = 4 };
-
-/* The words of a stack that make it distinct: its ids and labels. */
-static size_t stack_words(const struct stack *s)
-{
-	return s->depth + (size_t)LABEL_WORDS * s->n_labels;
-}
-
-static uint64_t *stack_values(struct stack *s)
-{
-	return s->data + stack_words(s);
-}
-
-/* A growing array of 64-bit words. */
-struct words {
-	uint64_t *at;
-	size_t count, cap;
-};
-
-static inline uint64_t *words_grow(struct words *w, size_t more)
-{
-	if (G_UNLIKELY(w->cap - w->count < more)) {
-		while (w->cap - w->count < more)
-			w->cap = w->cap ? 2 * w->cap : 64;
-		w->at = cprof_xrealloc(w->at, w->cap * sizeof(w->at[0]));
-	}
-	w->count += more;
-	return w->at + w->count - more;
-}
-
-struct string {
-	size_t at;             /* in strings_bytes */
-	size_t len;
-	uint64_t file_at;
-};
-
-struct reader {
-	struct source src;
-	struct cprof_error *err;
-	const struct cprof_read_options *options;
-	bool keep_labels;              /* the labels of a sample make its stack distinct */
-	GArray *sample_types;          /* struct value_type */
-	struct value_type period_type;
-	int64_t period, drop_frames, keep_frames, default_sample_type;
-	uint64_t drop_at, keep_at, default_at;
-	GArray *functions, *mappings, *locations, *lines;
-	GArray *strings;               /* struct string */
-	GByteArray *string_bytes;
-	GHashTable *stacks;            /* struct stack * set */
-	GPtrArray *stack_list;         /* struct stack *, owned */
-	struct stack *probe;
-	size_t probe_cap;
-	struct words ids, values, labels; /* the sample being read (decode_sample) */
-	int64_t max_label_string;      /* the largest string index a label names */
-	uint64_t max_label_at;
-};
-
-static int fail(struct reader *r, uint64_t at, const char *what, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-/* Sets the error: "WHAT at byte N[ of the inflated stream]: DETAIL". */
-static int fail(struct reader *r, uint64_t at, const char *what, const char *fmt, ...)
+int cprof_proto_fail(struct cprof_proto_reader *r, uint64_t at, const char *what, const char *fmt, ...)
 {
 	char detail[400];
 	va_list ap;
@@ -419,53 +133,13 @@ static gboolean stack_equal(gconstpointer a, gconstpointer b)
 	       memcmp(x->data, y->data, stack_words(x) * sizeof(x->data[0])) == 0;
 }
 
-static int check_values_count(struct reader *r, const struct stack *stack, size_t n, uint64_t at)
+static int check_values_count(struct cprof_proto_reader *r, const struct stack *stack, size_t n, uint64_t at)
 {
 	if (stack->n_values != n)
-		return fail(r, at, "sample", "%zu values where the sample at byte %llu with the "
+		return cprof_proto_fail(r, at, "sample", "%zu values where the sample at byte %llu with the "
 			    "same locations has %u", n, (unsigned long long)stack->at,
 			    stack->n_values);
 	return 0;
-}
-
-static inline bool take_varint(const unsigned char **p, const unsigned char *end, uint64_t *out)
-{
-	int n = varint(*p, (size_t)(end - *p), out);
-
-	if (n <= 0)
-		return false;
-	*p += n;
-	return true;
-}
-
-/* Takes a length and checks it stays inside [*p, end). */
-static bool take_length(const unsigned char **p, const unsigned char *end, uint64_t *len)
-{
-	return take_varint(p, end, len) && *len <= (uint64_t)(end - *p);
-}
-
-static bool skip_value(const unsigned char **p, const unsigned char *end, unsigned wire)
-{
-	uint64_t value;
-	size_t size = wire == 1 ? 8 : 4;
-
-	switch (wire) {
-	case 0:
-		return take_varint(p, end, &value);
-	case 2:
-		if (!take_length(p, end, &value))
-			return false;
-		*p += value;
-		return true;
-	case 1:
-	case 5:
-		if ((size_t)(end - *p) < size)
-			return false;
-		*p += size;
-		return true;
-	default:
-		return false;
-	}
 }
 
 /* One value of a repeated varint field, or a packed run of them. */
@@ -476,11 +150,11 @@ static bool take_repeated(const unsigned char **p, const unsigned char *end, uns
 	uint64_t len;
 
 	if (wire == 0)
-		return take_varint(p, end, words_grow(out, 1));
-	if (wire != 2 || !take_length(p, end, &len))
+		return cprof_pb_take_varint(p, end, words_grow(out, 1));
+	if (wire != 2 || !cprof_pb_take_length(p, end, &len))
 		return false;
 	for (stop = *p + len; *p < stop;)
-		if (!take_varint(p, stop, words_grow(out, 1)))
+		if (!cprof_pb_take_varint(p, stop, words_grow(out, 1)))
 			return false;
 	return true;
 }
@@ -492,12 +166,12 @@ static bool decode_label(const unsigned char *p, const unsigned char *end, uint6
 	while (p < end) {
 		uint64_t key;
 
-		if (!take_varint(&p, end, &key) || key >> 3 == 0)
+		if (!cprof_pb_take_varint(&p, end, &key) || key >> 3 == 0)
 			return false;
 		if (key >> 3 <= LABEL_WORDS) {
-			if ((key & 7) != 0 || !take_varint(&p, end, &words[(key >> 3) - 1]))
+			if ((key & 7) != 0 || !cprof_pb_take_varint(&p, end, &words[(key >> 3) - 1]))
 				return false;
-		} else if (!skip_value(&p, end, (unsigned)(key & 7))) {
+		} else if (!cprof_pb_skip_value(&p, end, (unsigned)(key & 7))) {
 			return false;
 		}
 	}
@@ -508,7 +182,7 @@ static bool decode_label(const unsigned char *p, const unsigned char *end, uint6
  * protobuf-c would (packed or not, unknown fields skipped) but without an
  * allocation per sample: this is the loop of a large profile.  False when
  * the message is malformed. */
-static bool decode_sample(struct reader *r, const unsigned char *p, size_t len)
+static bool decode_sample(struct cprof_proto_reader *r, const unsigned char *p, size_t len)
 {
 	const unsigned char *end = p + len;
 
@@ -517,7 +191,7 @@ static bool decode_sample(struct reader *r, const unsigned char *p, size_t len)
 		uint64_t key, field, size;
 		unsigned wire;
 
-		if (!take_varint(&p, end, &key))
+		if (!cprof_pb_take_varint(&p, end, &key))
 			return false;
 		field = key >> 3;
 		wire = (unsigned)(key & 7);
@@ -525,11 +199,11 @@ static bool decode_sample(struct reader *r, const unsigned char *p, size_t len)
 			if (!take_repeated(&p, end, wire, field == 1 ? &r->ids : &r->values))
 				return false;
 		} else if (field == 3) {
-			if (wire != 2 || !take_length(&p, end, &size) ||
+			if (wire != 2 || !cprof_pb_take_length(&p, end, &size) ||
 			    !decode_label(p, p + size, words_grow(&r->labels, LABEL_WORDS)))
 				return false;
 			p += size;
-		} else if (field == 0 || !skip_value(&p, end, wire)) {
+		} else if (field == 0 || !cprof_pb_skip_value(&p, end, wire)) {
 			return false;
 		}
 	}
@@ -538,17 +212,17 @@ static bool decode_sample(struct reader *r, const unsigned char *p, size_t len)
 
 /* Checks the values and labels of the sample being read, noting the
  * largest string index its labels name. */
-static int check_sample(struct reader *r, uint64_t at)
+static int check_sample(struct cprof_proto_reader *r, uint64_t at)
 {
 	const int64_t *value = (const int64_t *)(const void *)r->values.at;
 	size_t n_label = r->labels.count / LABEL_WORDS;
 	size_t i, n_labels = r->keep_labels ? n_label : 0;
 
 	if (r->ids.count > UINT32_MAX || r->values.count > UINT32_MAX || n_labels > UINT32_MAX)
-		return fail(r, at, "sample", "too many locations, values or labels");
+		return cprof_proto_fail(r, at, "sample", "too many locations, values or labels");
 	for (i = 0; i < r->values.count; i++)
 		if (value[i] < 0)
-			return fail(r, at, "sample", "value[%zu] is negative (%" PRId64 ")", i,
+			return cprof_proto_fail(r, at, "sample", "value[%zu] is negative (%" PRId64 ")", i,
 				    value[i]);
 	for (i = 0; i < n_label; i++) {
 		const int64_t *label = (const int64_t *)(const void *)r->labels.at + LABEL_WORDS * i;
@@ -557,7 +231,7 @@ static int check_sample(struct reader *r, uint64_t at)
 
 		for (j = 0; j < 3; j++) {
 			if (indexes[j] < 0)
-				return fail(r, at, "sample", "label[%zu]: string index %" PRId64
+				return cprof_proto_fail(r, at, "sample", "label[%zu]: string index %" PRId64
 					    " is negative", i, indexes[j]);
 			if (indexes[j] > r->max_label_string) {
 				r->max_label_string = indexes[j];
@@ -572,7 +246,7 @@ static int check_sample(struct reader *r, uint64_t at)
  * when they count), added with zero values when it is new; NULL with the
  * error set when a stack with the same locations has another number of
  * values. */
-static struct stack *find_stack(struct reader *r, uint64_t at)
+static struct stack *find_stack(struct cprof_proto_reader *r, uint64_t at)
 {
 	size_t n_location_id = r->ids.count, n_value = r->values.count;
 	size_t n_labels = r->keep_labels ? r->labels.count / LABEL_WORDS : 0;
@@ -608,7 +282,7 @@ static struct stack *find_stack(struct reader *r, uint64_t at)
 }
 
 /* Adds the sample being read to the sums of its stack. */
-static int add_sample(struct reader *r, uint64_t at)
+static int add_sample(struct cprof_proto_reader *r, uint64_t at)
 {
 	const int64_t *value = (const int64_t *)(const void *)r->values.at;
 	struct stack *stack;
@@ -623,21 +297,21 @@ static int add_sample(struct reader *r, uint64_t at)
 		uint64_t *sum = &stack_values(stack)[i];
 
 		if (*sum > (uint64_t)INT64_MAX - (uint64_t)value[i])
-			return fail(r, at, "sample", "value[%zu]: the sum overflows", i);
+			return cprof_proto_fail(r, at, "sample", "value[%zu]: the sum overflows", i);
 		*sum += (uint64_t)value[i];
 	}
 	return 0;
 }
 
-static int take_value_type(struct reader *r, uint64_t field, const unsigned char *data,
+static int take_value_type(struct cprof_proto_reader *r, uint64_t field, const unsigned char *data,
 			   size_t len, uint64_t at)
 {
 	Perftools__Profiles__ValueType *vt =
-		perftools__profiles__value_type__unpack(&allocator, len, data);
+		perftools__profiles__value_type__unpack(&cprof_pb_allocator, len, data);
 	struct value_type value;
 
 	if (!vt)
-		return fail(r, at, field_names[field], "malformed message");
+		return cprof_proto_fail(r, at, field_names[field], "malformed message");
 	value.type = vt->type;
 	value.unit = vt->unit;
 	value.at = at;
@@ -645,17 +319,17 @@ static int take_value_type(struct reader *r, uint64_t field, const unsigned char
 		g_array_append_val(r->sample_types, value);
 	else
 		r->period_type = value;
-	perftools__profiles__value_type__free_unpacked(vt, &allocator);
+	perftools__profiles__value_type__free_unpacked(vt, &cprof_pb_allocator);
 	return 0;
 }
 
-static int take_mapping(struct reader *r, const unsigned char *data, size_t len, uint64_t at)
+static int take_mapping(struct cprof_proto_reader *r, const unsigned char *data, size_t len, uint64_t at)
 {
-	Perftools__Profiles__Mapping *m = perftools__profiles__mapping__unpack(&allocator, len, data);
+	Perftools__Profiles__Mapping *m = perftools__profiles__mapping__unpack(&cprof_pb_allocator, len, data);
 	struct mapping mapping;
 
 	if (!m)
-		return fail(r, at, field_names[F_MAPPING], "malformed message");
+		return cprof_proto_fail(r, at, field_names[F_MAPPING], "malformed message");
 	mapping.id = m->id;
 	mapping.start = m->memory_start;
 	mapping.limit = m->memory_limit;
@@ -664,19 +338,19 @@ static int take_mapping(struct reader *r, const unsigned char *data, size_t len,
 	mapping.build_id = m->build_id;
 	mapping.at = at;
 	g_array_append_val(r->mappings, mapping);
-	perftools__profiles__mapping__free_unpacked(m, &allocator);
+	perftools__profiles__mapping__free_unpacked(m, &cprof_pb_allocator);
 	return 0;
 }
 
-static int take_location(struct reader *r, const unsigned char *data, size_t len, uint64_t at)
+static int take_location(struct cprof_proto_reader *r, const unsigned char *data, size_t len, uint64_t at)
 {
 	Perftools__Profiles__Location *l =
-		perftools__profiles__location__unpack(&allocator, len, data);
+		perftools__profiles__location__unpack(&cprof_pb_allocator, len, data);
 	struct location location = { 0 };
 	size_t i;
 
 	if (!l)
-		return fail(r, at, field_names[F_LOCATION], "malformed message");
+		return cprof_proto_fail(r, at, field_names[F_LOCATION], "malformed message");
 	location.id = l->id;
 	location.mapping_id = l->mapping_id;
 	location.address = l->address;
@@ -689,59 +363,59 @@ static int take_location(struct reader *r, const unsigned char *data, size_t len
 		g_array_append_val(r->lines, line);
 	}
 	g_array_append_val(r->locations, location);
-	perftools__profiles__location__free_unpacked(l, &allocator);
+	perftools__profiles__location__free_unpacked(l, &cprof_pb_allocator);
 	return 0;
 }
 
-static int take_function(struct reader *r, const unsigned char *data, size_t len, uint64_t at)
+static int take_function(struct cprof_proto_reader *r, const unsigned char *data, size_t len, uint64_t at)
 {
 	Perftools__Profiles__Function *f =
-		perftools__profiles__function__unpack(&allocator, len, data);
+		perftools__profiles__function__unpack(&cprof_pb_allocator, len, data);
 	struct function function;
 
 	if (!f)
-		return fail(r, at, field_names[F_FUNCTION], "malformed message");
+		return cprof_proto_fail(r, at, field_names[F_FUNCTION], "malformed message");
 	function.id = f->id;
 	function.name = f->name;
 	function.system_name = f->system_name;
 	function.filename = f->filename;
 	function.at = at;
 	g_array_append_val(r->functions, function);
-	perftools__profiles__function__free_unpacked(f, &allocator);
+	perftools__profiles__function__free_unpacked(f, &cprof_pb_allocator);
 	return 0;
 }
 
 /* Buffers the `len` bytes of a message at the front of the source;
  * returns them, or NULL with the error set. */
-static const unsigned char *fill_message(struct reader *r, uint64_t field, uint64_t len,
+static const unsigned char *fill_message(struct cprof_proto_reader *r, uint64_t field, uint64_t len,
 					 uint64_t at)
 {
 	const char *what = field_names[field];
 	long long got;
 
 	if (len > MAX_MESSAGE) {
-		fail(r, at, what, "length %llu is past the %d MiB cprof allows",
+		cprof_proto_fail(r, at, what, "length %llu is past the %d MiB cprof allows",
 		     (unsigned long long)len, MAX_MESSAGE >> 20);
 		return NULL;
 	}
 	if (!r->src.gzip && r->src.in->regular && len > r->src.in->size - r->src.in->offset) {
-		fail(r, at, what, "length %llu runs past the end of the file",
+		cprof_proto_fail(r, at, what, "length %llu runs past the end of the file",
 		     (unsigned long long)len);
 		return NULL;
 	}
-	got = src_fill(&r->src, (size_t)len);
+	got = cprof_pb_fill(&r->src, (size_t)len);
 	if (got < 0)
 		return NULL;
 	if ((uint64_t)got < len) {
-		fail(r, at, what, "truncated: length %llu, %lld bytes left",
+		cprof_proto_fail(r, at, what, "truncated: length %llu, %lld bytes left",
 		     (unsigned long long)len, got);
 		return NULL;
 	}
-	return src_data(&r->src);
+	return cprof_pb_data(&r->src);
 }
 
 /* Unpacks one message of `len` bytes at the front of the source. */
-static int take_message(struct reader *r, uint64_t field, uint64_t len, uint64_t at)
+static int take_message(struct cprof_proto_reader *r, uint64_t field, uint64_t len, uint64_t at)
 {
 	const unsigned char *data = fill_message(r, field, len, at);
 	int status = 0;
@@ -756,7 +430,7 @@ static int take_message(struct reader *r, uint64_t field, uint64_t len, uint64_t
 		break;
 	case F_SAMPLE:
 		if (!decode_sample(r, data, (size_t)len))
-			return fail(r, at, field_names[field], "malformed message");
+			return cprof_proto_fail(r, at, field_names[field], "malformed message");
 		status = add_sample(r, at);
 		break;
 	case F_MAPPING:
@@ -779,30 +453,30 @@ static int take_message(struct reader *r, uint64_t field, uint64_t len, uint64_t
 		break;
 	}
 	}
-	src_skip(&r->src, (size_t)len);
+	cprof_pb_skip(&r->src, (size_t)len);
 	return status;
 }
 
 /* Skips `len` bytes of a field cprof does not read. */
-static int skip_bytes(struct reader *r, uint64_t len, uint64_t at, uint64_t field)
+static int skip_bytes(struct cprof_proto_reader *r, uint64_t len, uint64_t at, uint64_t field)
 {
 	while (len > 0) {
-		long long got = src_fill(&r->src, 1);
+		long long got = cprof_pb_fill(&r->src, 1);
 		size_t n;
 
 		if (got < 0)
 			return -1;
 		if (got == 0)
-			return fail(r, at, "field", "%llu (length-delimited) truncated: %llu bytes "
+			return cprof_proto_fail(r, at, "field", "%llu (length-delimited) truncated: %llu bytes "
 				    "missing", (unsigned long long)field, (unsigned long long)len);
 		n = (uint64_t)got < len ? (size_t)got : (size_t)len;
-		src_skip(&r->src, n);
+		cprof_pb_skip(&r->src, n);
 		len -= n;
 	}
 	return 0;
 }
 
-static void set_scalar(struct reader *r, uint64_t field, uint64_t value, uint64_t at)
+static void set_scalar(struct cprof_proto_reader *r, uint64_t field, uint64_t value, uint64_t at)
 {
 	int64_t v = (int64_t)value;
 
@@ -827,52 +501,52 @@ static void set_scalar(struct reader *r, uint64_t field, uint64_t value, uint64_
 /* Decodes the field key at data[0, avail) and what follows it in the
  * key's bytes (a varint's value or a length, into *value); returns how
  * many bytes that takes, or -1 with the error set. */
-static int take_key(struct reader *r, uint64_t at, const unsigned char *data, size_t avail,
+static int take_key(struct cprof_proto_reader *r, uint64_t at, const unsigned char *data, size_t avail,
 		    uint64_t *field, unsigned *wire, uint64_t *value)
 {
 	uint64_t key;
 	size_t used;
-	int n = varint(data, avail, &key);
+	int n = cprof_pb_varint(data, avail, &key);
 
 	if (n < 0)
-		return fail(r, at, "field key", "bad varint");
+		return cprof_proto_fail(r, at, "field key", "bad varint");
 	if (n == 0)
-		return fail(r, at, "field key", "truncated varint");
+		return cprof_proto_fail(r, at, "field key", "truncated varint");
 	*field = key >> 3;
 	*wire = (unsigned)(key & 7);
 	if (*field == 0 || *field > 536870911)
-		return fail(r, at, "field key", "bad field number %llu", (unsigned long long)*field);
+		return cprof_proto_fail(r, at, "field key", "bad field number %llu", (unsigned long long)*field);
 	if (field_wire(*field) >= 0 && !wire_ok(*field, *wire))
-		return fail(r, at, field_names[*field], "wire type %u, not %d", *wire,
+		return cprof_proto_fail(r, at, field_names[*field], "wire type %u, not %d", *wire,
 			    field_wire(*field));
 	used = (size_t)n;
 	switch (*wire) {
 	case 0:
 	case 2:
-		n = varint(data + used, avail - used, value);
+		n = cprof_pb_varint(data + used, avail - used, value);
 		if (n < 0)
-			return fail(r, at + used, *wire == 0 ? "varint" : "length", "bad varint");
+			return cprof_proto_fail(r, at + used, *wire == 0 ? "varint" : "length", "bad varint");
 		if (n == 0)
-			return fail(r, at + used, *wire == 0 ? "varint" : "length",
+			return cprof_proto_fail(r, at + used, *wire == 0 ? "varint" : "length",
 				    "truncated varint");
 		return (int)(used + (size_t)n);
 	case 1:
 	case 5:
 		if (avail - used < (*wire == 1 ? 8u : 4u))
-			return fail(r, at, "field", "%llu truncated", (unsigned long long)*field);
+			return cprof_proto_fail(r, at, "field", "%llu truncated", (unsigned long long)*field);
 		return (int)(used + (*wire == 1 ? 8 : 4));
 	default:
-		return fail(r, at, "field key", "unsupported wire type %u (field %llu)", *wire,
+		return cprof_proto_fail(r, at, "field key", "unsupported wire type %u (field %llu)", *wire,
 			    (unsigned long long)*field);
 	}
 }
 
 /* Reads every top-level field of the Profile. */
-static int walk(struct reader *r)
+static int walk(struct cprof_proto_reader *r)
 {
 	for (;;) {
-		uint64_t at = src_offset(&r->src), value = 0, field = 0;
-		long long got = src_fill(&r->src, KEY_BYTES);
+		uint64_t at = cprof_pb_offset(&r->src), value = 0, field = 0;
+		long long got = cprof_pb_fill(&r->src, KEY_BYTES);
 		unsigned wire = 0;
 		int used;
 
@@ -880,10 +554,10 @@ static int walk(struct reader *r)
 			return -1;
 		if (got == 0)
 			return 0;
-		used = take_key(r, at, src_data(&r->src), (size_t)got, &field, &wire, &value);
+		used = take_key(r, at, cprof_pb_data(&r->src), (size_t)got, &field, &wire, &value);
 		if (used < 0)
 			return -1;
-		src_skip(&r->src, (size_t)used);
+		cprof_pb_skip(&r->src, (size_t)used);
 		if (wire == 0) {
 			set_scalar(r, field, value, at);
 		} else if (wire == 2) {
@@ -897,40 +571,23 @@ static int walk(struct reader *r)
 	}
 }
 
-static const char *string_at(const struct reader *r, int64_t index, size_t *len)
-{
-	const struct string *s = &g_array_index(r->strings, struct string, (size_t)index);
-
-	*len = s->len;
-	return (const char *)r->string_bytes->data + s->at;
-}
-
-static int check_string(struct reader *r, int64_t index, uint64_t at, const char *what,
+static int check_string(struct cprof_proto_reader *r, int64_t index, uint64_t at, const char *what,
 			const char *field)
 {
 	if (index < 0 || (uint64_t)index >= r->strings->len)
-		return fail(r, at, what, "%s: string index %" PRId64 " is not in the string table "
+		return cprof_proto_fail(r, at, what, "%s: string index %" PRId64 " is not in the string table "
 			    "(%u strings)", field, index, r->strings->len);
 	return 0;
 }
 
-/* A string of the table as valid UTF-8, newly allocated. */
-static char *string_dup(struct reader *r, int64_t index, bool *replaced)
-{
-	size_t len;
-	const char *s = string_at(r, index, &len);
-
-	return cprof_utf8_sanitize(s, len, replaced);
-}
-
-static int check_strings(struct reader *r)
+static int check_strings(struct cprof_proto_reader *r)
 {
 	size_t i;
 
 	if (r->strings->len == 0)
 		return cprof_error_set(r->err, "no string_table (its first string must be \"\")");
 	if (g_array_index(r->strings, struct string, 0).len != 0)
-		return fail(r, g_array_index(r->strings, struct string, 0).file_at, "string_table",
+		return cprof_proto_fail(r, g_array_index(r->strings, struct string, 0).file_at, "string_table",
 			    "the first string is not \"\"");
 	for (i = 0; i < r->sample_types->len; i++) {
 		const struct value_type *vt = &g_array_index(r->sample_types, struct value_type, i);
@@ -947,7 +604,7 @@ static int check_strings(struct reader *r)
 			 "index") < 0)
 		return -1;
 	if (r->max_label_string >= (int64_t)r->strings->len)
-		return fail(r, r->max_label_at, "sample", "label: string index %" PRId64
+		return cprof_proto_fail(r, r->max_label_at, "sample", "label: string index %" PRId64
 			    " is not in the string table (%u strings)", r->max_label_string,
 			    r->strings->len);
 	for (i = 0; i < r->functions->len; i++) {
@@ -971,7 +628,7 @@ static int check_strings(struct reader *r)
 /* Indexes the ids of `array` (elements of `size` bytes, the id first, the
  * byte offset of the message at `at_offset`):
  * id -> index + 1.  Refuses id 0 and repeated ids. */
-static GHashTable *index_ids(struct reader *r, GArray *array, size_t size, size_t at_offset,
+static GHashTable *index_ids(struct cprof_proto_reader *r, GArray *array, size_t size, size_t at_offset,
 			     const char *what)
 {
 	GHashTable *table = g_hash_table_new(g_int64_hash, g_int64_equal);
@@ -982,11 +639,11 @@ static GHashTable *index_ids(struct reader *r, GArray *array, size_t size, size_
 
 		memcpy(&at, array->data + i * size + at_offset, sizeof(at));
 		if (*id == 0) {
-			fail(r, at, what, "id 0");
+			cprof_proto_fail(r, at, what, "id 0");
 			goto bad;
 		}
 		if (g_hash_table_contains(table, id)) {
-			fail(r, at, what, "id %llu repeated", (unsigned long long)*id);
+			cprof_proto_fail(r, at, what, "id %llu repeated", (unsigned long long)*id);
 			goto bad;
 		}
 		g_hash_table_insert(table, id, GSIZE_TO_POINTER(i + 1));
@@ -997,157 +654,6 @@ bad:
 	return NULL;
 }
 
-static size_t lookup(GHashTable *table, uint64_t id)
-{
-	return GPOINTER_TO_SIZE(g_hash_table_lookup(table, &id));
-}
-
-/* pprof's simplifyFunc: the name without a leading '.' and cut at its
- * first '(' that does not begin "(anonymous namespace)" or end
- * "operator()". */
-static char *simplify(const char *name)
-{
-	static const char anon[] = "(anonymous namespace)", op[] = "operator()";
-	const char *s = name[0] == '.' ? name + 1 : name;
-	size_t i = 0, len = strlen(s);
-
-	while (i < len) {
-		if (strncmp(s + i, anon, sizeof(anon) - 1) == 0)
-			i += sizeof(anon) - 1;
-		else if (strncmp(s + i, op, sizeof(op) - 1) == 0)
-			i += sizeof(op) - 1;
-		else if (s[i] == '(')
-			break;
-		else
-			i++;
-	}
-	return g_strndup(s, i);
-}
-
-static GRegex *compile_frames(struct reader *r, int64_t index, uint64_t at, const char *what)
-{
-	GError *error = NULL;
-	char *pattern, *text;
-	GRegex *regex;
-
-	if (index == 0)
-		return NULL;
-	text = string_dup(r, index, NULL);
-	pattern = g_strdup_printf("^(%s)$", text);
-	regex = g_regex_new(pattern, G_REGEX_OPTIMIZE, 0, &error);
-	if (!regex) {
-		fail(r, at, what, "bad regular expression '%s': %s", text,
-		     error ? error->message : "?");
-		g_clear_error(&error);
-	}
-	g_free(pattern);
-	free(text);
-	return regex;
-}
-
-/* The function name of a line for drop_frames and keep_frames, or NULL. */
-static char *line_function(struct reader *r, GHashTable *functions, const struct line *line)
-{
-	const struct function *f;
-	size_t i = line->function_id ? lookup(functions, line->function_id) : 0;
-	size_t len;
-
-	if (i == 0)
-		return NULL;
-	f = &g_array_index(r->functions, struct function, i - 1);
-	string_at(r, f->name, &len);
-	if (len == 0)
-		return NULL;
-	return string_dup(r, f->name, NULL);
-}
-
-/* drop_frames and keep_frames as pprof's Profile.Prune applies them: in
- * each location, the outermost line whose function (simplified) matches
- * drop and not keep goes with the lines inlined into it; the location is
- * dropped when that is its outermost line.  Samples lose what is beneath
- * such a location (see prune_stack). */
-static int prune_locations(struct reader *r, GHashTable *functions)
-{
-	GRegex *drop, *keep = NULL;
-	size_t i;
-
-	drop = compile_frames(r, r->drop_frames, r->drop_at, "drop_frames");
-	if (!drop)
-		return r->err->text[0] ? -1 : 0;
-	keep = compile_frames(r, r->keep_frames, r->keep_at, "keep_frames");
-	if (!keep && r->err->text[0]) {
-		g_regex_unref(drop);
-		return -1;
-	}
-	for (i = 0; i < r->locations->len; i++) {
-		struct location *l = &g_array_index(r->locations, struct location, i);
-		size_t j;
-
-		for (j = l->n_lines; j-- > 0;) {
-			const struct line *line = &g_array_index(r->lines, struct line, l->first_line + j);
-			char *name = line_function(r, functions, line), *simple;
-			bool matched = false;
-
-			if (!name)
-				continue;
-			simple = simplify(name);
-			matched = g_regex_match(drop, simple, 0, NULL) &&
-				  !(keep && g_regex_match(keep, simple, 0, NULL));
-			g_free(simple);
-			free(name);
-			if (!matched)
-				continue;
-			l->prune_beneath = true;
-			if (j == l->n_lines - 1) {
-				l->prune = true;
-			} else {
-				l->first_line += j + 1;
-				l->n_lines -= j + 1;
-			}
-			break;
-		}
-	}
-	g_regex_unref(drop);
-	if (keep)
-		g_regex_unref(keep);
-	return 0;
-}
-
-/* The locations [*from, depth) of a stack that pruning keeps: scanning
- * from the root, past the first frame that is not pruned, the first
- * pruned location cuts the stack (itself too when it goes whole). */
-static uint32_t prune_stack(const struct reader *r, const size_t *indexes, uint32_t depth)
-{
-	bool found_user = false;
-	uint32_t i;
-
-	for (i = depth; i-- > 0;) {
-		const struct location *l = &g_array_index(r->locations, struct location, indexes[i]);
-
-		if (!l->prune && !l->prune_beneath) {
-			found_user = true;
-			continue;
-		}
-		if (!found_user)
-			continue;
-		return l->prune ? i + 1 : i;
-	}
-	return 0;
-}
-
-struct location_out {
-	uint64_t address;
-	const struct cprof_mapping *mapping;
-	const struct cprof_symbol *frames;
-	size_t n_frames;
-};
-
-struct cprof_locations {
-	size_t count;          /* the last one stands for a sample without locations */
-	struct location_out *items;
-	struct cprof_symbol *symbols;
-	GStringChunk *names;
-};
 
 const struct cprof_mapping *cprof_location_get(const struct cprof_locations *locations,
 					       uint64_t index, uint64_t *address,
@@ -1172,7 +678,7 @@ void cprof_locations_free(struct cprof_locations *locations)
 }
 
 /* The mappings as /proc/maps lines for maps.c, then each location's. */
-static void build_maps(struct reader *r, struct cprof_profile *profile)
+static void build_maps(struct cprof_proto_reader *r, struct cprof_profile *profile)
 {
 	GString *line = g_string_new(NULL);
 	size_t i;
@@ -1180,7 +686,7 @@ static void build_maps(struct reader *r, struct cprof_profile *profile)
 	for (i = 0; i < r->mappings->len; i++) {
 		const struct mapping *m = &g_array_index(r->mappings, struct mapping, i);
 		size_t len, j;
-		const char *name = string_at(r, m->filename, &len);
+		const char *name = cprof_proto_string_at(r, m->filename, &len);
 
 		g_string_printf(line, "%" PRIx64 "-%" PRIx64 " r-xp %" PRIx64 " 00:00 0 ", m->start,
 				m->limit, m->file_offset);
@@ -1193,7 +699,7 @@ static void build_maps(struct reader *r, struct cprof_profile *profile)
 	profile->replaced_utf8 |= profile->maps.replaced_utf8;
 }
 
-static void build_locations(struct reader *r, struct cprof_profile *profile,
+static void build_locations(struct cprof_proto_reader *r, struct cprof_profile *profile,
 			    GHashTable *functions)
 {
 	struct cprof_locations *out = cprof_xcalloc(1, sizeof(*out));
@@ -1219,7 +725,7 @@ static void build_locations(struct reader *r, struct cprof_profile *profile,
 		for (j = 0; j < l->n_lines; j++) {
 			const struct line *line = &g_array_index(r->lines, struct line, l->first_line + j);
 			struct cprof_symbol *symbol = &out->symbols[n_symbols + o->n_frames];
-			size_t k = line->function_id ? lookup(functions, line->function_id) : 0;
+			size_t k = line->function_id ? cprof_proto_lookup(functions, line->function_id) : 0;
 			const struct function *f;
 			size_t len;
 			char *s;
@@ -1227,11 +733,11 @@ static void build_locations(struct reader *r, struct cprof_profile *profile,
 			if (k == 0)
 				continue;
 			f = &g_array_index(r->functions, struct function, k - 1);
-			string_at(r, f->name, &len);
-			s = string_dup(r, len ? f->name : f->system_name, &profile->replaced_utf8);
+			cprof_proto_string_at(r, f->name, &len);
+			s = cprof_proto_string_dup(r, len ? f->name : f->system_name, &profile->replaced_utf8);
 			symbol->function = s[0] ? g_string_chunk_insert_const(out->names, s) : NULL;
 			free(s);
-			s = string_dup(r, f->filename, &profile->replaced_utf8);
+			s = cprof_proto_string_dup(r, f->filename, &profile->replaced_utf8);
 			symbol->file = s[0] ? g_string_chunk_insert_const(out->names, s) : NULL;
 			free(s);
 			symbol->line = line->line > 0 && line->line <= INT_MAX ? (int)line->line : 0;
@@ -1243,7 +749,7 @@ static void build_locations(struct reader *r, struct cprof_profile *profile,
 }
 
 /* Checks the ids every location, line and sample names. */
-static int check_ids(struct reader *r, GHashTable *functions, GHashTable *mappings,
+static int check_ids(struct cprof_proto_reader *r, GHashTable *functions, GHashTable *mappings,
 		     GHashTable *locations)
 {
 	size_t i, j;
@@ -1251,14 +757,14 @@ static int check_ids(struct reader *r, GHashTable *functions, GHashTable *mappin
 	for (i = 0; i < r->locations->len; i++) {
 		const struct location *l = &g_array_index(r->locations, struct location, i);
 
-		if (l->mapping_id && !lookup(mappings, l->mapping_id))
-			return fail(r, l->at, "location", "mapping_id %llu does not exist",
+		if (l->mapping_id && !cprof_proto_lookup(mappings, l->mapping_id))
+			return cprof_proto_fail(r, l->at, "location", "mapping_id %llu does not exist",
 				    (unsigned long long)l->mapping_id);
 		for (j = 0; j < l->n_lines; j++) {
 			const struct line *line = &g_array_index(r->lines, struct line, l->first_line + j);
 
-			if (line->function_id && !lookup(functions, line->function_id))
-				return fail(r, l->at, "location", "line[%zu]: function_id %llu does "
+			if (line->function_id && !cprof_proto_lookup(functions, line->function_id))
+				return cprof_proto_fail(r, l->at, "location", "line[%zu]: function_id %llu does "
 					    "not exist", j, (unsigned long long)line->function_id);
 		}
 	}
@@ -1266,30 +772,30 @@ static int check_ids(struct reader *r, GHashTable *functions, GHashTable *mappin
 		const struct stack *s = g_ptr_array_index(r->stack_list, i);
 
 		if (s->n_values != r->sample_types->len)
-			return fail(r, s->at, "sample", "%u value%s where the profile has %u "
+			return cprof_proto_fail(r, s->at, "sample", "%u value%s where the profile has %u "
 				    "sample type%s", s->n_values, s->n_values == 1 ? "" : "s",
 				    r->sample_types->len, r->sample_types->len == 1 ? "" : "s");
 		for (j = 0; j < s->depth; j++)
-			if (!lookup(locations, s->data[j]))
-				return fail(r, s->at, "sample", "location_id %llu does not exist",
+			if (!cprof_proto_lookup(locations, s->data[j]))
+				return cprof_proto_fail(r, s->at, "sample", "location_id %llu does not exist",
 					    (unsigned long long)s->data[j]);
 	}
 	return 0;
 }
 
-static int pick_index(struct reader *r, struct cprof_profile *profile, const char *request)
+static int pick_index(struct cprof_proto_reader *r, struct cprof_profile *profile, const char *request)
 {
 	size_t n = r->sample_types->len, i;
 	char **types = cprof_xcalloc(n + 1, sizeof(char *));
 	char **units = cprof_xcalloc(n + 1, sizeof(char *));
-	char *default_type = string_dup(r, r->default_sample_type, NULL);
+	char *default_type = cprof_proto_string_dup(r, r->default_sample_type, NULL);
 	int index;
 
 	for (i = 0; i < n; i++) {
 		const struct value_type *vt = &g_array_index(r->sample_types, struct value_type, i);
 
-		types[i] = string_dup(r, vt->type, &profile->replaced_utf8);
-		units[i] = string_dup(r, vt->unit, &profile->replaced_utf8);
+		types[i] = cprof_proto_string_dup(r, vt->type, &profile->replaced_utf8);
+		units[i] = cprof_proto_string_dup(r, vt->unit, &profile->replaced_utf8);
 	}
 	if (n == 0) {
 		index = cprof_error_set(r->err, "no sample_type");
@@ -1310,7 +816,7 @@ static int pick_index(struct reader *r, struct cprof_profile *profile, const cha
 }
 
 /* The period in microseconds when the period type is a time. */
-static void set_period(struct reader *r, struct cprof_profile *profile)
+static void set_period(struct cprof_proto_reader *r, struct cprof_profile *profile)
 {
 	static const struct {
 		const char *unit;
@@ -1320,7 +826,7 @@ static void set_period(struct reader *r, struct cprof_profile *profile)
 		{ "seconds", 1e6 },
 	};
 	size_t i, len;
-	const char *unit = string_at(r, r->period_type.unit, &len);
+	const char *unit = cprof_proto_string_at(r, r->period_type.unit, &len);
 
 	if (r->period <= 0)
 		return;
@@ -1335,118 +841,9 @@ static void set_period(struct reader *r, struct cprof_profile *profile)
 	}
 }
 
-/* Label i of a stack: key, str, num, num_unit (string indexes but num).
- * As pprof reads them, a label with a str is a string label, else one
- * with a num or a num_unit a numeric label, else nothing. */
-static const int64_t *label_words(const struct stack *s, uint32_t i)
-{
-	return (const int64_t *)(const void *)(s->data + s->depth + (size_t)LABEL_WORDS * i);
-}
-
-static bool string_is(const struct reader *r, int64_t index, const char *s, size_t s_len)
-{
-	size_t len;
-	const char *t = string_at(r, index, &len);
-
-	return len == s_len && memcmp(t, s, len) == 0;
-}
-
-/* Whether `s` carries a label that --tag-filter NAME=VALUE (`filter`)
- * keeps: a string label NAME of exactly VALUE, or a numeric label NAME
- * whose number VALUE is, in decimal. */
-static bool filter_keeps(const struct reader *r, const struct stack *s, const char *filter)
-{
-	const char *value = strchr(filter, '=') + 1;
-	size_t name_len = (size_t)(value - 1 - filter), value_len = strlen(value);
-	gint64 number = 0;
-	bool numeric = g_ascii_string_to_signed(value, 10, G_MININT64, G_MAXINT64, &number, NULL);
-	uint32_t i;
-
-	for (i = 0; i < s->n_labels; i++) {
-		const int64_t *label = label_words(s, i);
-
-		if (!string_is(r, label[0], filter, name_len))
-			continue;
-		if (label[1] != 0 ? string_is(r, label[1], value, value_len) :
-				    (label[2] != 0 || label[3] != 0) && numeric && label[2] == number)
-			return true;
-	}
-	return false;
-}
-
-/* The values of `s`'s labels `key`, the strings then the numbers (with
- * their unit), joined by ',' as pprof's -tagroot joins them, interned in
- * the locations' names; NULL when it has none. */
-static const char *label_value(struct reader *r, struct cprof_profile *profile,
-			       const struct stack *s, const char *key, GString *buf)
-{
-	size_t key_len = strlen(key);
-	uint32_t i;
-	int pass;
-
-	g_string_truncate(buf, 0);
-	for (pass = 0; pass < 2; pass++) {
-		for (i = 0; i < s->n_labels; i++) {
-			const int64_t *label = label_words(s, i);
-			bool string = label[1] != 0, number = !string && (label[2] || label[3]);
-			char *text;
-
-			if (!string_is(r, label[0], key, key_len) || !(pass == 0 ? string : number))
-				continue;
-			if (buf->len)
-				g_string_append_c(buf, ',');
-			if (string) {
-				text = string_dup(r, label[1], &profile->replaced_utf8);
-				g_string_append(buf, text);
-			} else {
-				text = string_dup(r, label[3], &profile->replaced_utf8);
-				g_string_append_printf(buf, "%" PRId64 "%s", label[2], text);
-			}
-			free(text);
-		}
-	}
-	if (buf->len == 0)
-		return NULL;
-	return g_string_chunk_insert_const(profile->locations->names, buf->str);
-}
-
-/* The key of `s` for --by=label:KEY: its value, or "[no KEY]". */
-static const char *label_key_of(struct reader *r, struct cprof_profile *profile,
-				const struct stack *s, GString *buf)
-{
-	const char *key = r->options->label_key, *value;
-
-	value = label_value(r, profile, s, key, buf);
-	if (value)
-		return value;
-	g_string_printf(buf, "[no %s]", key);
-	return g_string_chunk_insert_const(profile->locations->names, buf->str);
-}
-
-/* Appends the values of the row labels of `s` to `values`. */
-static void add_row_labels(struct reader *r, struct cprof_profile *profile,
-			   const struct stack *s, GPtrArray *values, GString *buf)
-{
-	size_t j;
-
-	for (j = 0; j < r->options->num_row_labels; j++)
-		g_ptr_array_add(values, (gpointer)label_value(r, profile, s,
-							      r->options->row_labels[j], buf));
-}
-
-static bool filters_keep(const struct reader *r, const struct stack *s)
-{
-	size_t i;
-
-	for (i = 0; i < r->options->num_tag_filters; i++)
-		if (!filter_keeps(r, s, r->options->tag_filters[i]))
-			return false;
-	return true;
-}
-
 /* The stacks of the chosen value, as location indexes, for keys.c; only
  * those the tag filters keep, with their label keys when asked. */
-static int build_stacks(struct reader *r, struct cprof_profile *profile, GHashTable *locations,
+static int build_stacks(struct cprof_proto_reader *r, struct cprof_profile *profile, GHashTable *locations,
 			int index)
 {
 	size_t *indexes = NULL, cap = 0, i;
@@ -1461,7 +858,7 @@ static int build_stacks(struct reader *r, struct cprof_profile *profile, GHashTa
 		struct cprof_stack *out;
 		uint32_t from, j, depth;
 
-		if (!filters_keep(r, s))
+		if (!cprof_proto_filters_keep(r, s))
 			continue;
 		if (profile->total > (uint64_t)INT64_MAX - value) {
 			free(indexes);
@@ -1470,7 +867,7 @@ static int build_stacks(struct reader *r, struct cprof_profile *profile, GHashTa
 				g_ptr_array_free(labels, TRUE);
 			if (row_labels)
 				g_ptr_array_free(row_labels, TRUE);
-			return fail(r, s->at, "sample", "the values' sum overflows");
+			return cprof_proto_fail(r, s->at, "sample", "the values' sum overflows");
 		}
 		profile->total += value;
 		if (value == 0)
@@ -1480,8 +877,8 @@ static int build_stacks(struct reader *r, struct cprof_profile *profile, GHashTa
 			indexes = cprof_xrealloc(indexes, cap * sizeof(*indexes));
 		}
 		for (j = 0; j < s->depth; j++)
-			indexes[j] = lookup(locations, s->data[j]) - 1;
-		from = prune_stack(r, indexes, s->depth);
+			indexes[j] = cprof_proto_lookup(locations, s->data[j]) - 1;
+		from = cprof_proto_prune_stack(r, indexes, s->depth);
 		depth = s->depth - from;
 		out = cprof_xmalloc(sizeof(*out) + (depth ? depth : 1) * sizeof(uint64_t));
 		out->count = value;
@@ -1494,9 +891,9 @@ static int build_stacks(struct reader *r, struct cprof_profile *profile, GHashTa
 		out->hash = XXH3_64bits(out->storage, out->depth * sizeof(uint64_t));
 		cprof_ptrs_add(&profile->stacks, out);
 		if (labels)
-			g_ptr_array_add(labels, (gpointer)label_key_of(r, profile, s, buf));
+			g_ptr_array_add(labels, (gpointer)cprof_proto_label_key(r, profile, s, buf));
 		if (row_labels)
-			add_row_labels(r, profile, s, row_labels, buf);
+			cprof_proto_add_row_labels(r, profile, s, row_labels, buf);
 	}
 	free(indexes);
 	g_string_free(buf, TRUE);
@@ -1507,7 +904,7 @@ static int build_stacks(struct reader *r, struct cprof_profile *profile, GHashTa
 	return 0;
 }
 
-static int finish(struct reader *r, struct cprof_profile *profile, const char *request)
+static int finish(struct cprof_proto_reader *r, struct cprof_profile *profile, const char *request)
 {
 	GHashTable *functions = NULL, *mappings = NULL, *locations = NULL;
 	int index, status = -1;
@@ -1532,7 +929,7 @@ static int finish(struct reader *r, struct cprof_profile *profile, const char *r
 	if (index < 0)
 		goto out;
 	set_period(r, profile);
-	if (prune_locations(r, functions) < 0)
+	if (cprof_proto_prune_locations(r, functions) < 0)
 		goto out;
 	build_maps(r, profile);
 	build_locations(r, profile, functions);
@@ -1547,12 +944,27 @@ out:
 	return status;
 }
 
+const char *cprof_proto_string_at(const struct cprof_proto_reader *r, int64_t index, size_t *len)
+{
+	const struct string *s = &g_array_index(r->strings, struct string, (size_t)index);
+
+	*len = s->len;
+	return (const char *)r->string_bytes->data + s->at;
+}
+
+char *cprof_proto_string_dup(struct cprof_proto_reader *r, int64_t index, bool *replaced)
+{
+	size_t len;
+	const char *s = cprof_proto_string_at(r, index, &len);
+
+	return cprof_utf8_sanitize(s, len, replaced);
+}
+
 int cprof_proto_read(struct cprof_input *in, struct cprof_profile *profile,
 		     const struct cprof_read_options *options, struct cprof_error *err)
 {
 	static const struct cprof_read_options defaults = { 0 };
-	struct reader r = { 0 };
-	long long got;
+	struct cprof_proto_reader r = { 0 };
 	int status = -1;
 
 	r.options = options ? options : &defaults;
@@ -1561,17 +973,8 @@ int cprof_proto_read(struct cprof_input *in, struct cprof_profile *profile,
 	profile->format = CPROF_FORMAT_PPROF;
 	profile->exact_pcs = true;
 	r.err = err;
-	r.src.in = in;
-	r.src.err = err;
-	got = cprof_input_fill(in, 2, err);
-	if (got < 0)
+	if (cprof_pb_source_open(&r.src, in, err) < 0)
 		return -1;
-	if (got >= 2 && cprof_input_data(in)[0] == 0x1f && cprof_input_data(in)[1] == 0x8b) {
-		r.src.gzip = true;
-		if (inflateInit2(&r.src.z, 15 + 16) != Z_OK)
-			cprof_die_oom();
-		r.src.z_open = true;
-	}
 	r.sample_types = g_array_new(FALSE, FALSE, sizeof(struct value_type));
 	r.functions = g_array_new(FALSE, FALSE, sizeof(struct function));
 	r.mappings = g_array_new(FALSE, FALSE, sizeof(struct mapping));
@@ -1589,9 +992,7 @@ int cprof_proto_read(struct cprof_input *in, struct cprof_profile *profile,
 			status = finish(&r, profile, r.options->sample_index);
 	}
 
-	if (r.src.z_open)
-		inflateEnd(&r.src.z);
-	free(r.src.buf);
+	cprof_pb_source_close(&r.src);
 	free(r.probe);
 	free(r.ids.at);
 	free(r.values.at);
@@ -1608,36 +1009,3 @@ int cprof_proto_read(struct cprof_input *in, struct cprof_profile *profile,
 	return status;
 }
 
-int cprof_sample_index_pick(const char *const *types, const char *const *units, size_t n,
-			    const char *default_type, const char *request,
-			    struct cprof_error *err)
-{
-	GString *choices;
-	uint64_t number;
-	size_t i;
-
-	if (!request) {
-		if (default_type && default_type[0])
-			for (i = 0; i < n; i++)
-				if (strcmp(types[i], default_type) == 0)
-					return (int)i;
-		return (int)n - 1;
-	}
-	if (cprof_parse_u64(request, &number)) {
-		if (number < n)
-			return (int)number;
-	} else {
-		const char *bare = strncmp(request, "inuse_", 6) == 0 ? request + 6 : request;
-
-		for (i = 0; i < n; i++)
-			if (strcmp(types[i], request) == 0 || strcmp(types[i], bare) == 0)
-				return (int)i;
-	}
-	choices = g_string_new(NULL);
-	for (i = 0; i < n; i++)
-		g_string_append_printf(choices, "%s%zu %s/%s", i ? ", " : "", i, types[i], units[i]);
-	cprof_error_set(err, "--sample-index=%s: the profile's sample types are %s", request,
-			choices->str);
-	g_string_free(choices, TRUE);
-	return -1;
-}

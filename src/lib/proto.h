@@ -43,19 +43,4 @@ const struct cprof_mapping *cprof_location_get(const struct cprof_locations *loc
 /* Frees locations; accepts NULL. */
 void cprof_locations_free(struct cprof_locations *locations);
 
-/* Picks which of the `n` sample types (types[i]/units[i]) a profile's
- * counts are, as pprof's -sample_index does: `request` a number or a
- * type's name (an "inuse_" prefix may be left off the type), or NULL for
- * the type named `default_type` (NULL or "": none), else the last.
- * Returns the index, or -1 with `err` set listing the choices. */
-int cprof_sample_index_pick(const char *const *types, const char *const *units, size_t n,
-			    const char *default_type, const char *request,
-			    struct cprof_error *err);
-
-/* Writes `dist` onto `out` as gzip-compressed profile.proto: a sample per
- * key (a --by=stack key split into its frames), of its count, with the
- * dist's sample type and period.  Returns 0, or -1 with `err` set (a --cum
- * distribution). */
-int cprof_pprof_write(FILE *out, struct cprof_dist *dist, struct cprof_error *err);
-
 #endif
