@@ -19,80 +19,17 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <xxhash.h>
 
 #include <glib.h>
 
 #include "cache.h"
 #include "maps.h"
+#include "symbolize-int.h"
 #include "symbolize.h"
 #include "util.h"
 
 /* From libstdc++ (cxxabi.h is C++ only). */
 extern char *__cxa_demangle(const char *mangled, char *buffer, size_t *length, int *status);
-
-struct segment {
-	uint64_t vaddr;
-	uint64_t offset;
-	uint64_t filesz;
-};
-
-/* What one link-time address resolves to. */
-struct answer {
-	uint64_t vaddr;        /* the hash table's key */
-	size_t count;
-	struct cprof_symbol frames[];
-};
-
-/* A function symbol of the file's symbol table. */
-struct symbol {
-	uint64_t addr;
-	uint64_t size;         /* 0: unknown, reaches to the next symbol */
-	const char *name;      /* libdwfl's, valid while the Dwfl lives */
-	int rank;              /* lower is preferred among aliases */
-};
-
-/* The address range of a function in DWARF (one of its ranges). */
-struct function_range {
-	Dwarf_Addr low;
-	Dwarf_Addr high;
-	Dwarf_Die die;
-};
-
-/* A mapped file, opened once (or not at all when the cache knows all
- * that is asked of it). */
-struct dso {
-	bool usable;           /* its segments are known: PCs can be looked up */
-	bool tried;            /* opening the file with libdwfl was tried */
-	bool dirty;            /* answers the cache does not hold yet */
-	char *path;            /* the raw path of the mapping */
-	char *file;            /* the file read for it */
-	char *cache_name;      /* its cache entry, NULL when not cached */
-	GString *cache_key;
-	Dwfl *dwfl;            /* NULL when the file is not open */
-	Dwfl_Module *module;
-	struct segment *segments;
-	size_t num_segments;
-	GHashTable *answers;   /* &answer->vaddr -> struct answer * */
-	struct symbol *symbols;        /* sorted by addr */
-	size_t num_symbols;
-	bool indexed;          /* functions below are built (on first need) */
-	struct function_range *functions; /* sorted by low */
-	size_t num_functions;
-	size_t cap_functions;
-	Dwarf_Addr dwarf_bias;
-};
-
-struct cprof_symbolizer {
-	struct cprof_symbol_options options;
-	GPtrArray *symbol_dirs; /* absolute; options.symbol_dirs points here */
-	char *debuginfo_path;  /* for dwfl_standard_find_debuginfo */
-	Dwfl_Callbacks callbacks;
-	GHashTable *dsos;      /* raw path (or "\x01" + --binary) -> struct dso * */
-	const char *cache_dir; /* NULL: no cache */
-	GStringChunk *names;
-	GString *scratch;
-};
 
 static void dso_free(gpointer p)
 {
@@ -112,8 +49,6 @@ static void dso_free(gpointer p)
 		g_string_free(dso->cache_key, TRUE);
 	free(dso);
 }
-
-static void cache_save(struct cprof_symbolizer *s, struct dso *dso);
 
 struct cprof_symbolizer *cprof_symbolizer_new(const struct cprof_symbol_options *options)
 {
@@ -154,7 +89,7 @@ void cprof_symbolizer_free(struct cprof_symbolizer *s)
 		return;
 	g_hash_table_iter_init(&iter, s->dsos);
 	while (g_hash_table_iter_next(&iter, NULL, &dso))
-		cache_save(s, dso);
+		cprof_symcache_save(s, dso);
 	g_hash_table_destroy(s->dsos);
 	g_string_chunk_free(s->names);
 	g_string_free(s->scratch, TRUE);
@@ -163,9 +98,7 @@ void cprof_symbolizer_free(struct cprof_symbolizer *s)
 	free(s);
 }
 
-/* The GNU build-id of the ELF file at `path` as lowercase hex, or NULL;
- * with its .gnu_debuglink name in *debuglink (new, or NULL) when asked. */
-static char *file_ids(const char *path, char **debuglink)
+char *cprof_symbolize_file_ids(const char *path, char **debuglink)
 {
 	const unsigned char *id;
 	const char *link;
@@ -198,7 +131,7 @@ static char *file_ids(const char *path, char **debuglink)
 /* The GNU build-id of the ELF file at `path` as lowercase hex, or NULL. */
 static char *file_build_id(const char *path)
 {
-	return file_ids(path, NULL);
+	return cprof_symbolize_file_ids(path, NULL);
 }
 
 static bool readable(const char *path)
@@ -272,7 +205,6 @@ static void load_segments(struct dso *dso, Elf *elf)
 }
 
 static void index_symbols(struct dso *dso);
-static bool cache_load(struct cprof_symbolizer *s, struct dso *dso, const char *file);
 
 /* Opens dso->file with libdwfl and indexes its symbols; a file that cannot
  * be used gets one warning and no Dwfl. */
@@ -340,7 +272,7 @@ static struct dso *get_dso(struct cprof_symbolizer *s, const char *path, bool ma
 	}
 	dso->path = g_strdup(path);
 	dso->file = file;
-	if (!cache_load(s, dso, file))
+	if (!cprof_symcache_load(s, dso, file))
 		open_dso(s, dso);
 	return dso;
 }
@@ -779,318 +711,4 @@ size_t cprof_symbolize(struct cprof_symbolizer *s, const struct cprof_mapping *m
 	}
 	*frames = answer->frames;
 	return answer->count;
-}
-
-/* The symbol cache (cache.c keeps the files).  An entry holds, for one
- * file and one way of asking (inline frames or not, lines or not), the
- * file's PT_LOAD segments and every answer found so far: the frames of
- * each link-time address, names demangled and made valid UTF-8.  It is
- * named after the file's build-id (its path where it has none) and the
- * way of asking, and stored under a key that says all an answer depends
- * on: the build-id and size of the file (or its path, size, mtime, device
- * and inode), and the size and mtime of each debug file libdwfl could
- * pick for it.  Any difference is a miss; the entry is then rebuilt. */
-
-enum { CACHE_MAX_FRAMES = 64 };
-
-static void stat_line(GString *key, const char *what, const char *path, bool absent_too)
-{
-	struct stat st;
-
-	if (stat(path, &st) == 0)
-		g_string_append_printf(key, "%s %s %lld %lld.%09ld %llu %llu\n", what, path,
-				       (long long)st.st_size, (long long)st.st_mtim.tv_sec,
-				       st.st_mtim.tv_nsec, (unsigned long long)st.st_dev,
-				       (unsigned long long)st.st_ino);
-	else if (absent_too)
-		g_string_append_printf(key, "%s %s absent\n", what, path);
-}
-
-/* Sets dso->cache_name and dso->cache_key for `file`; false (and neither
- * set) when it cannot be told apart from another (it cannot be read). */
-static bool cache_identify(struct cprof_symbolizer *s, struct dso *dso, const char *file)
-{
-	char *debuglink = NULL, *id, *abs, *dir, **paths, **p;
-	GString *key;
-	struct stat st;
-
-	if (stat(file, &st) != 0)
-		return false;
-	id = file_ids(file, &debuglink);
-	abs = g_canonicalize_filename(file, NULL);
-	dir = g_path_get_dirname(abs);
-	paths = g_strsplit(s->debuginfo_path, ":", -1);
-	key = g_string_new("cprof symbol cache 1\n");
-	g_string_append_printf(key, "inline %d lines %d\n", s->options.inline_frames,
-			       s->options.lines);
-	if (id)
-		g_string_append_printf(key, "build-id %s size %lld\n", id, (long long)st.st_size);
-	else
-		stat_line(key, "file", abs, true);
-	/* Where libdwfl's standard search may find a debug file. */
-	for (p = paths; *p; p++) {
-		const char *d = **p == '-' || **p == '+' ? *p + 1 : *p;
-		char *c;
-
-		if (d[0] == '/' && id) {
-			c = g_strdup_printf("%s/.build-id/%.2s/%s.debug", d, id, id + 2);
-			stat_line(key, "debug", c, false);
-			g_free(c);
-		}
-		if (!debuglink)
-			continue;
-		c = d[0] == '/' ? g_build_filename(d, dir, debuglink, NULL)
-				: g_build_filename(dir, d, debuglink, NULL);
-		stat_line(key, "debug", c, false);
-		g_free(c);
-	}
-	dso->cache_name = g_strdup_printf("%016llx.sym",
-		(unsigned long long)XXH3_64bits_withSeed(id ? id : abs, strlen(id ? id : abs),
-							 (uint64_t)s->options.inline_frames << 1 |
-								 s->options.lines));
-	dso->cache_key = key;
-	g_strfreev(paths);
-	g_free(dir);
-	g_free(abs);
-	g_free(debuglink);
-	free(id);
-	return true;
-}
-
-static void put64(GByteArray *out, uint64_t v)
-{
-	g_byte_array_append(out, (const guint8 *)&v, sizeof(v));
-}
-
-static void put32(GByteArray *out, uint32_t v)
-{
-	g_byte_array_append(out, (const guint8 *)&v, sizeof(v));
-}
-
-static uint32_t string_ref(GHashTable *offsets, GString *strings, const char *text)
-{
-	gpointer found;
-
-	if (!text)
-		return 0;
-	if (!g_hash_table_lookup_extended(offsets, text, NULL, &found)) {
-		found = GSIZE_TO_POINTER(strings->len + 1);
-		g_string_append_len(strings, text, (gssize)strlen(text) + 1);
-		g_hash_table_insert(offsets, (gpointer)text, found);
-	}
-	return (uint32_t)GPOINTER_TO_SIZE(found);
-}
-
-/* Writes the entry of a dso that found answers the cache lacks. */
-static void cache_save(struct cprof_symbolizer *s, struct dso *dso)
-{
-	GByteArray *out;
-	GHashTable *offsets;
-	GString *strings;
-	GHashTableIter iter;
-	gpointer value;
-	size_t i;
-
-	if (!s->cache_dir || !dso->cache_name || !dso->dirty || !dso->usable || !dso->answers)
-		return;
-	out = g_byte_array_new();
-	offsets = g_hash_table_new(g_direct_hash, g_direct_equal);
-	strings = g_string_new(NULL);
-	put64(out, dso->num_segments);
-	for (i = 0; i < dso->num_segments; i++) {
-		put64(out, dso->segments[i].vaddr);
-		put64(out, dso->segments[i].offset);
-		put64(out, dso->segments[i].filesz);
-	}
-	put64(out, g_hash_table_size(dso->answers));
-	g_hash_table_iter_init(&iter, dso->answers);
-	while (g_hash_table_iter_next(&iter, NULL, &value)) {
-		const struct answer *answer = value;
-
-		put64(out, answer->vaddr);
-		put64(out, answer->count);
-		for (i = 0; i < answer->count; i++) {
-			put32(out, string_ref(offsets, strings, answer->frames[i].function));
-			put32(out, string_ref(offsets, strings, answer->frames[i].file));
-			put32(out, (uint32_t)answer->frames[i].line);
-			put32(out, 0);
-		}
-	}
-	put64(out, strings->len);
-	g_byte_array_append(out, (const guint8 *)strings->str, strings->len);
-	cprof_cache_store(s->cache_dir, dso->cache_name, dso->cache_key->str, dso->cache_key->len,
-			  out->data, out->len);
-	g_string_free(strings, TRUE);
-	g_hash_table_destroy(offsets);
-	g_byte_array_free(out, TRUE);
-}
-
-struct reader {
-	const unsigned char *data;
-	size_t len, pos;
-	bool bad;
-};
-
-static uint64_t get64(struct reader *r)
-{
-	uint64_t v = 0;
-
-	if (r->len - r->pos < sizeof(v))
-		r->bad = true;
-	else
-		memcpy(&v, r->data + r->pos, sizeof(v)), r->pos += sizeof(v);
-	return v;
-}
-
-static uint32_t get32(struct reader *r)
-{
-	uint32_t v = 0;
-
-	if (r->len - r->pos < sizeof(v))
-		r->bad = true;
-	else
-		memcpy(&v, r->data + r->pos, sizeof(v)), r->pos += sizeof(v);
-	return v;
-}
-
-/* The interned string at reference `ref` (offset + 1) of the table, NULL
- * for 0; false when the reference is not the start of a valid string. */
-static bool string_at(struct cprof_symbolizer *s, const char *strings, size_t len, uint32_t ref,
-		      const char **text)
-{
-	*text = NULL;
-	if (ref == 0)
-		return true;
-	if (ref > len || (ref > 1 && strings[ref - 2] != '\0') ||
-	    !g_utf8_validate(strings + ref - 1, -1, NULL))
-		return false;
-	*text = g_string_chunk_insert_const(s->names, strings + ref - 1);
-	return true;
-}
-
-/* Where the parts of a cache entry are. */
-struct cache_layout {
-	uint64_t num_segments, num_answers;
-	size_t frames_at;      /* the first answer */
-	const char *strings;   /* the string table, at the end */
-	uint64_t strings_len;
-};
-
-/* Walks the entry in r to find its parts; false when it is not whole. */
-static bool find_layout(struct reader *r, struct cache_layout *l)
-{
-	uint64_t i;
-
-	l->num_segments = get64(r);
-	if (r->bad || l->num_segments > 64 || r->len - r->pos < l->num_segments * 24)
-		return false;
-	r->pos += l->num_segments * 24;
-	l->num_answers = get64(r);
-	l->frames_at = r->pos;
-	for (i = 0; i < l->num_answers && !r->bad; i++) {
-		uint64_t count;
-
-		(void)get64(r);
-		count = get64(r);
-		if (r->bad || count > CACHE_MAX_FRAMES || r->len - r->pos < count * 16)
-			return false;
-		r->pos += count * 16;
-	}
-	l->strings_len = get64(r);
-	if (r->bad || l->strings_len != r->len - r->pos || l->strings_len > UINT32_MAX ||
-	    (l->strings_len > 0 && r->data[r->len - 1] != '\0'))
-		return false;
-	l->strings = (const char *)r->data + r->pos;
-	return true;
-}
-
-/* The answer at r's position, or NULL when its strings or line are bad. */
-static struct answer *cache_answer(struct cprof_symbolizer *s, struct reader *r,
-				   const struct cache_layout *l)
-{
-	uint64_t vaddr = get64(r), count = get64(r), j;
-	struct answer *answer = cprof_xmalloc(sizeof(*answer) + count * sizeof(answer->frames[0]));
-
-	answer->vaddr = vaddr;
-	answer->count = count;
-	for (j = 0; j < count; j++) {
-		struct cprof_symbol *frame = &answer->frames[j];
-		bool ok = string_at(s, l->strings, l->strings_len, get32(r), &frame->function);
-
-		ok = string_at(s, l->strings, l->strings_len, get32(r), &frame->file) && ok;
-		frame->line = (int)get32(r);
-		(void)get32(r);
-		if (!ok || frame->line < 0) {
-			free(answer);
-			return NULL;
-		}
-	}
-	return answer;
-}
-
-/* The answers of the entry by vaddr, or NULL when one is bad or two
- * have the same vaddr. */
-static GHashTable *cache_answers(struct cprof_symbolizer *s, struct reader *r,
-				 const struct cache_layout *l)
-{
-	GHashTable *answers = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, free);
-	uint64_t i;
-
-	r->pos = l->frames_at;
-	for (i = 0; i < l->num_answers; i++) {
-		struct answer *answer = cache_answer(s, r, l);
-
-		if (answer && g_hash_table_contains(answers, &answer->vaddr)) {
-			free(answer);
-			answer = NULL;
-		}
-		if (!answer) {
-			g_hash_table_destroy(answers);
-			return NULL;
-		}
-		g_hash_table_insert(answers, &answer->vaddr, answer);
-	}
-	return answers;
-}
-
-/* Takes the answers of the entry for `file` when there is a whole one. */
-static bool cache_load(struct cprof_symbolizer *s, struct dso *dso, const char *file)
-{
-	struct reader r = { NULL, 0, 0, false };
-	struct cache_layout layout;
-	GHashTable *answers;
-	void *payload;
-	uint64_t i;
-
-	if (!s->cache_dir || !cache_identify(s, dso, file))
-		return false;
-	payload = cprof_cache_load(s->cache_dir, dso->cache_name, dso->cache_key->str,
-				   dso->cache_key->len, &r.len);
-	if (!payload)
-		return false;
-	r.data = payload;
-	if (!find_layout(&r, &layout))
-		goto bad;
-	r.pos = sizeof(uint64_t);
-	dso->segments = cprof_xcalloc(layout.num_segments ? layout.num_segments : 1,
-				      sizeof(*dso->segments));
-	dso->num_segments = layout.num_segments;
-	for (i = 0; i < layout.num_segments; i++) {
-		dso->segments[i].vaddr = get64(&r);
-		dso->segments[i].offset = get64(&r);
-		dso->segments[i].filesz = get64(&r);
-	}
-	answers = cache_answers(s, &r, &layout);
-	if (!answers)
-		goto bad;
-	dso->answers = answers;
-	dso->usable = true;
-	free(payload);
-	return true;
-bad:
-	free(dso->segments);
-	dso->segments = NULL;
-	dso->num_segments = 0;
-	free(payload);
-	return false;
 }
