@@ -543,6 +543,12 @@ static double distance_of(struct distance *d, size_t n, uint64_t total_a, uint64
 double cprof_manhattan_of(const struct cprof_pair *pairs, size_t n, uint64_t total_a,
 			  uint64_t total_b, size_t k, bool a_only)
 {
+	return cprof_manhattan_choose(pairs, n, total_a, total_b, k, a_only, NULL);
+}
+
+double cprof_manhattan_choose(const struct cprof_pair *pairs, size_t n, uint64_t total_a,
+			      uint64_t total_b, size_t k, bool a_only, unsigned char *chosen)
+{
 	struct distance d;
 	double result;
 	size_t i;
@@ -553,6 +559,8 @@ double cprof_manhattan_of(const struct cprof_pair *pairs, size_t n, uint64_t tot
 		d.b[i] = pairs[i].count_b;
 	}
 	result = distance_of(&d, n, total_a, total_b, k, a_only);
+	if (chosen)
+		memcpy(chosen, d.chosen, n);
 	distance_free(&d);
 	return result;
 }

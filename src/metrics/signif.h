@@ -126,6 +126,11 @@ double cprof_manhattan_of(const struct cprof_pair *pairs, size_t n, uint64_t tot
 			  uint64_t total_b, size_t k, bool a_only);
 
 /* The null distribution of that distance for these totals. */
+/* cprof_manhattan_of, and the keys it compares: chosen[i] (of n, when
+ * `chosen` is not NULL) is 1 for a compared key, else 0. */
+double cprof_manhattan_choose(const struct cprof_pair *pairs, size_t n, uint64_t total_a,
+			      uint64_t total_b, size_t k, bool a_only, unsigned char *chosen);
+
 struct cprof_manhattan_null {
 	double mean;
 	double quantile;       /* the 1 - alpha quantile */

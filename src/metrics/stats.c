@@ -205,28 +205,17 @@ int cprof_keys_parse(const char *name)
 	return -1;
 }
 
-/* The comparison being built: the keys taken so far, by name. */
-struct picking {
-	GHashTable *taken;     /* key -> itself */
-	GPtrArray *keys;       /* const char *, in the order taken */
-};
-
-/* Takes the first `k` keys (0: all) with samples of the sorted `dist`. */
-static void pick_top(struct picking *picking, const struct cprof_dist *dist, size_t k)
+static int key_cmp(const void *x, const void *y)
 {
-	size_t taken = 0;
-	guint i;
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
 
-	for (i = 0; i < dist->entries.len && (k == 0 || taken < k); i++) {
-		const struct cprof_entry *entry = dist->entries.items[i];
+/* The count of `key` in `dist`; a count of 0 is as good as absent. */
+static uint64_t count_in(const struct cprof_dist *dist, const char *key)
+{
+	const struct cprof_entry *entry = cprof_dist_find(dist, key);
 
-		/* Sorted by count: the rest have no samples either. */
-		if (entry->count == 0)
-			break;
-		taken++;
-		if (g_hash_table_add(picking->taken, entry->key))
-			g_ptr_array_add(picking->keys, entry->key);
-	}
+	return entry ? entry->count : 0;
 }
 
 /* The common denominator of the deltas: |count_b * total_a - count_a *
@@ -251,58 +240,92 @@ static double share(uint64_t count, uint64_t total)
 	return total > 0 ? (double)count / (double)total : 0.0;
 }
 
+/* Every key with samples in A or B, in bytewise order (newly allocated),
+ * their count in *n, and their counts as pairs (newly allocated). */
+static const char **union_keys(const struct cprof_dist *a, const struct cprof_dist *b, size_t *n,
+			       struct cprof_pair **pairs)
+{
+	const char **keys = cprof_xcalloc(a->entries.len + b->entries.len + 1, sizeof(*keys));
+	size_t i;
+
+	*n = 0;
+	for (i = 0; i < a->entries.len; i++) {
+		const struct cprof_entry *entry = a->entries.items[i];
+
+		if (entry->count > 0)
+			keys[(*n)++] = entry->key;
+	}
+	for (i = 0; i < b->entries.len; i++) {
+		const struct cprof_entry *entry = b->entries.items[i];
+
+		if (entry->count > 0 && count_in(a, entry->key) == 0)
+			keys[(*n)++] = entry->key;
+	}
+	qsort(keys, *n, sizeof(*keys), key_cmp);
+	*pairs = cprof_xcalloc(*n + 1, sizeof(**pairs));
+	for (i = 0; i < *n; i++) {
+		(*pairs)[i].count_a = count_in(a, keys[i]);
+		(*pairs)[i].count_b = count_in(b, keys[i]);
+	}
+	return keys;
+}
+
+/* The entry of `key` (counts `pair`) in the diff of A and B, its |delta|
+ * ranked exactly. */
+static void rank_entry(struct ranked *r, const char *key, const struct cprof_pair *pair,
+		       const struct cprof_dist *a, const struct cprof_dist *b)
+{
+	struct cprof_diff_entry *e = &r->entry;
+	unsigned __int128 x, y;
+
+	e->key = key;
+	e->count_a = pair->count_a;
+	e->count_b = pair->count_b;
+	e->p_a = share(e->count_a, a->total);
+	e->p_b = share(e->count_b, b->total);
+	e->delta = e->p_b - e->p_a;
+	/* A side without samples scales as total 1 with every count 0. */
+	x = (unsigned __int128)e->count_b * (a->total ? a->total : 1);
+	y = (unsigned __int128)e->count_a * (b->total ? b->total : 1);
+	r->scaled = x > y ? x - y : y - x;
+}
+
 struct cprof_diff *cprof_diff_compute(struct cprof_dist *a, struct cprof_dist *b, size_t k,
 				      enum cprof_keys keys)
 {
-	struct cprof_sum manhattan = { 0.0, 0.0 };
-	struct picking picking;
 	struct cprof_diff *diff = cprof_xcalloc(1, sizeof(*diff));
-	struct ranked *ranked;
 	bool a_truncated = cprof_dist_other(a) > 0, b_truncated = cprof_dist_other(b) > 0;
-	guint i;
+	struct cprof_pair *pairs;
+	struct ranked *ranked;
+	unsigned char *chosen;
+	const char **names;
+	size_t n, i;
 
 	cprof_dist_sort(a);
 	cprof_dist_sort(b);
-	picking.taken = g_hash_table_new(g_str_hash, g_str_equal);
-	picking.keys = g_ptr_array_new();
-	pick_top(&picking, a, k);
-	if (keys == CPROF_KEYS_UNION)
-		pick_top(&picking, b, k);
-
-	ranked = cprof_xcalloc(picking.keys->len, sizeof(*ranked));
-	for (i = 0; i < picking.keys->len; i++) {
-		const char *key = g_ptr_array_index(picking.keys, i);
-		const struct cprof_entry *in_a = cprof_dist_find(a, key), *in_b = cprof_dist_find(b, key);
-		struct cprof_diff_entry *e = &ranked[i].entry;
-		unsigned __int128 x, y;
-
-		e->key = key;
-		e->count_a = in_a ? in_a->count : 0;
-		e->count_b = in_b ? in_b->count : 0;
-		e->p_a = share(e->count_a, a->total);
-		e->p_b = share(e->count_b, b->total);
-		e->delta = e->p_b - e->p_a;
-		/* A side without samples scales as total 1 with every count 0. */
-		x = (unsigned __int128)e->count_b * (a->total ? a->total : 1);
-		y = (unsigned __int128)e->count_a * (b->total ? b->total : 1);
-		ranked[i].scaled = x > y ? x - y : y - x;
-		if (!in_a && a_truncated)
+	names = union_keys(a, b, &n, &pairs);
+	chosen = cprof_xcalloc(n + 1, 1);
+	/* The one top-k Manhattan distance, the calibrated nulls' too. */
+	diff->manhattan = cprof_manhattan_choose(pairs, n, a->total, b->total, k,
+						 keys == CPROF_KEYS_A, chosen);
+	ranked = cprof_xcalloc(n + 1, sizeof(*ranked));
+	for (i = 0; i < n; i++) {
+		if (!chosen[i])
+			continue;
+		rank_entry(&ranked[diff->count++], names[i], &pairs[i], a, b);
+		if (pairs[i].count_a == 0 && a_truncated)
 			diff->unknown_a++;
-		if (!in_b && b_truncated)
+		if (pairs[i].count_b == 0 && b_truncated)
 			diff->unknown_b++;
 	}
-	qsort(ranked, picking.keys->len, sizeof(*ranked), ranked_cmp);
-
-	diff->count = picking.keys->len;
-	diff->entries = cprof_xcalloc(diff->count, sizeof(*diff->entries));
-	for (i = 0; i < diff->count; i++) {
+	qsort(ranked, diff->count, sizeof(*ranked), ranked_cmp);
+	diff->entries = cprof_xcalloc(diff->count + 1, sizeof(*diff->entries));
+	for (i = 0; i < diff->count; i++)
 		diff->entries[i] = ranked[i].entry;
-		cprof_sum_add(&manhattan, fabs(ranked[i].entry.delta));
-	}
-	diff->manhattan = cprof_sum_value(&manhattan);
 	free(ranked);
-	g_ptr_array_free(picking.keys, TRUE);
-	g_hash_table_destroy(picking.taken);
+	free(chosen);
+	free(pairs);
+	free(names);
 	return diff;
 }
 
@@ -396,23 +419,10 @@ void cprof_warnings_print(const struct cprof_warnings *warnings)
 		cprof_warn("%s", warnings->text[i]);
 }
 
-static int key_cmp(const void *x, const void *y)
-{
-	return strcmp(*(const char *const *)x, *(const char *const *)y);
-}
-
 /* A count of `units` a sample in samples, rounded. */
 static uint64_t in_samples(uint64_t count, double units)
 {
 	return units == 1 ? count : (uint64_t)llround((double)count / units);
-}
-
-/* The count of `key` in `dist`; a count of 0 is as good as absent. */
-static uint64_t count_in(const struct cprof_dist *dist, const char *key)
-{
-	const struct cprof_entry *entry = cprof_dist_find(dist, key);
-
-	return entry ? entry->count : 0;
 }
 
 /* Every key with samples in A or B, in bytewise order, and their counts;
