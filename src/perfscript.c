@@ -36,6 +36,7 @@
 struct frame {
 	uint64_t hash;
 	uint32_t key_len;
+	uint32_t sym_len, dso_len;
 	const char *sym;       /* into key */
 	const char *dso;       /* into key; "" when the text has none */
 	const char *srcline;   /* into key, or NULL */
@@ -150,10 +151,10 @@ static bool parse_frame(const char *p, size_t len, bool ip_optional, struct fram
 	out->dso = "";
 	out->dso_len = 0;
 	if (end[-1] == ')') {
-		for (open = end - 1; open > p; open--)
-			if (open[-1] == ' ' && open[0] == '(')
-				break;
-		if (open > p && open + 1 < end - 1 && (open[1] == '/' || open[1] == '[')) {
+		open = memrchr(p, '(', (size_t)(end - p));
+		while (open && open > p && open[-1] != ' ')
+			open = memrchr(p, '(', (size_t)(open - p));
+		if (open && open > p && open + 1 < end - 1 && (open[1] == '/' || open[1] == '[')) {
 			out->dso = open + 1;
 			out->dso_len = (size_t)(end - 1 - out->dso);
 			end = open - 1;
@@ -198,11 +199,10 @@ static void frames_grow(struct cprof_perf *perf)
 }
 
 /* The id of the frame whose key is r->key[0, len), added when new. */
-static uint32_t intern_frame(struct reader *r, size_t len, size_t sym_len, size_t dso_len,
-			     bool has_srcline)
+static uint32_t intern_frame(struct reader *r, uint64_t hash, size_t len, size_t sym_len,
+			     size_t dso_len, bool has_srcline)
 {
 	struct cprof_perf *perf = r->perf;
-	uint64_t hash = XXH3_64bits(r->key, len);
 	struct frame *f;
 	size_t j;
 
@@ -214,6 +214,8 @@ static uint32_t intern_frame(struct reader *r, size_t len, size_t sym_len, size_
 	f = cprof_arena_alloc(&perf->arena, sizeof(*f) + len);
 	f->hash = hash;
 	f->key_len = (uint32_t)len;
+	f->sym_len = (uint32_t)sym_len;
+	f->dso_len = (uint32_t)dso_len;
 	memcpy(f->key, r->key, len);
 	f->sym = f->key;
 	f->dso = f->key + sym_len + 1;
@@ -229,10 +231,43 @@ static uint32_t intern_frame(struct reader *r, size_t len, size_t sym_len, size_
 	return (uint32_t)(perf->num_frames - 1);
 }
 
+/* The hash of a frame without a source line: of its symbol, and its
+ * DSO's length (the DSO is compared, not hashed: there are few). */
+static uint64_t frame_hash(const struct frame_text *t)
+{
+	return XXH3_64bits(t->sym, t->sym_len) ^ (t->dso_len * UINT64_C(0x9E3779B97F4A7C15));
+}
+
+/* The id of the frame `t` without a source line, or UINT32_MAX. */
+static uint32_t find_frame(const struct cprof_perf *perf, uint64_t hash, const struct frame_text *t)
+{
+	const struct frame *f;
+	size_t j;
+
+	for (j = hash & perf->frame_mask; perf->frame_slots[j]; j = (j + 1) & perf->frame_mask) {
+		f = perf->frames[perf->frame_slots[j] - 1];
+		if (f->hash == hash && !f->srcline && f->sym_len == t->sym_len &&
+		    f->dso_len == t->dso_len && memcmp(f->sym, t->sym, t->sym_len) == 0 &&
+		    memcmp(f->dso, t->dso, t->dso_len) == 0)
+			return perf->frame_slots[j] - 1;
+	}
+	return UINT32_MAX;
+}
+
 static void push_frame(struct reader *r, const struct frame_text *t)
 {
 	size_t len = t->sym_len + 1 + t->dso_len + 1;
+	uint64_t hash = frame_hash(t);
+	uint32_t id = find_frame(r->perf, hash, t);
 
+	if (r->depth == r->chain_cap) {
+		r->chain_cap = r->chain_cap ? 2 * r->chain_cap : 256;
+		r->chain = cprof_xrealloc(r->chain, r->chain_cap * sizeof(*r->chain));
+	}
+	if (id != UINT32_MAX) {
+		r->chain[r->depth++] = id;
+		return;
+	}
 	key_reserve(r, len);
 	memcpy(r->key, t->sym, t->sym_len);
 	r->key[t->sym_len] = '\0';
@@ -240,11 +275,7 @@ static void push_frame(struct reader *r, const struct frame_text *t)
 	r->key[len - 1] = '\0';
 	if (t->dso_len)
 		r->perf->has_dso = true;
-	if (r->depth == r->chain_cap) {
-		r->chain_cap = r->chain_cap ? 2 * r->chain_cap : 256;
-		r->chain = cprof_xrealloc(r->chain, r->chain_cap * sizeof(*r->chain));
-	}
-	r->chain[r->depth++] = intern_frame(r, len, t->sym_len, t->dso_len, false);
+	r->chain[r->depth++] = intern_frame(r, hash, len, t->sym_len, t->dso_len, false);
 }
 
 /* True when a srcline says nothing: ":0", "??:0", "[kernel.kallsyms][ff..]". */
@@ -273,7 +304,8 @@ static int attach_srcline(struct reader *r, const char *s, size_t len)
 	memcpy(r->key, f->key, sym_len + 1 + dso_len + 1);
 	memcpy(r->key + sym_len + 1 + dso_len + 1, s, len);
 	r->key[key_len - 1] = '\0';
-	r->chain[r->depth - 1] = intern_frame(r, key_len, sym_len, dso_len, true);
+	r->chain[r->depth - 1] = intern_frame(r, XXH3_64bits(r->key, key_len), key_len, sym_len,
+					      dso_len, true);
 	return 0;
 }
 
