@@ -142,6 +142,8 @@ static bool parse_frame(const char *p, size_t len, bool ip_optional, struct fram
 		p = s;
 	else if (!ip_optional)
 		return false;
+	else if (s > p && s == end)
+		return false;  /* an address alone: a line cut short */
 	while (p < end && *p == ' ')
 		p++;
 	while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
@@ -422,6 +424,7 @@ struct header {
 	uint64_t period;
 	const char *rest;      /* what follows the event */
 	size_t rest_len;
+	bool timed;            /* perf's time field came before the event */
 };
 
 enum { HEADER_NONE, HEADER_SAMPLE, HEADER_RECORD };
@@ -454,6 +457,7 @@ static int parse_header(const char *line, size_t len, struct header *h)
 	h->rest = p;
 	h->rest_len = (size_t)(end - p);
 	h->has_period = false;
+	h->timed = (tok[2] && is_time(tok[2], tok_len[2])) || (tok[1] && is_time(tok[1], tok_len[1]));
 	if (tok[2] && all_digits(tok[2], tok_len[2]) && tok[1] &&
 	    (is_time(tok[1], tok_len[1]) || (tok[0] && before_period(tok[1], tok_len[1])))) {
 		char digits[24];
@@ -684,10 +688,9 @@ bool cprof_perfscript_sniff(const unsigned char *data, size_t len)
 	if (line[0] == '\t')
 		return parse_frame(line, n, false, &t);
 	if (parse_header(line, n, &h) == HEADER_SAMPLE) {
-		if (parse_frame(h.rest, h.rest_len, false, &t))
+		if (h.timed || parse_frame(h.rest, h.rest_len, false, &t))
 			return true;
-		return next_line(data, len, &pos, &second, &second_len) && second[0] == '\t' &&
-		       parse_frame(second, second_len, false, &t);
+		return next_line(data, len, &pos, &second, &second_len) && second[0] == '\t';
 	}
 	/* -F ip,sym: every line "IP SYM" */
 	return parse_frame(line, n, false, &t) && line[0] == ' ';
