@@ -11,6 +11,7 @@
 #include "dist.h"
 #include "keys.h"
 #include "maps.h"
+#include "perfscript.h"
 #include "proto.h"
 #include "profile.h"
 #include "symbolize.h"
@@ -381,6 +382,9 @@ int cprof_profile_to_dist(struct cprof_profile *profile, const struct cprof_key_
 		return 0;
 	case CPROF_FORMAT_FOLDED:
 		status = folded_to_dist(profile, options, dist, err);
+		break;
+	case CPROF_FORMAT_PERF:
+		status = cprof_perf_to_dist(profile, options, dist, err);
 		break;
 	case CPROF_FORMAT_GPERF:
 	case CPROF_FORMAT_PPROF:

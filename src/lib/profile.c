@@ -13,6 +13,7 @@
 #include "heap.h"
 #include "input.h"
 #include "maps.h"
+#include "perfscript.h"
 #include "profile.h"
 #include "proto.h"
 #include "ptrs.h"
@@ -96,6 +97,7 @@ static int check_labels(const struct cprof_profile *profile,
 		[CPROF_FORMAT_FOLDED] = "folded stacks have",
 		[CPROF_FORMAT_FLAT] = "a flat distribution has",
 		[CPROF_FORMAT_HEAP] = "a gperftools heap profile has",
+		[CPROF_FORMAT_PERF] = "perf script text has",
 	};
 
 	if (!options || profile->format == CPROF_FORMAT_PPROF)
@@ -122,6 +124,8 @@ static int read_text(struct cprof_input *in, struct cprof_profile *profile,
 	const char *request = options ? options->sample_index : NULL, *why = NULL;
 	int format = sniff_text(in, &why, err), status = -1;
 
+	if (format == -2 && cprof_perfscript_sniff(cprof_input_data(in), cprof_input_avail(in)))
+		return cprof_perfscript_read(in, profile, request, err);
 	if (format == -2 && cprof_proto_sniff(cprof_input_data(in), cprof_input_avail(in)))
 		return cprof_proto_read(in, profile, options, err);
 	if (format == -2) {
@@ -157,6 +161,11 @@ static int read_by_content(struct cprof_input *in, struct cprof_profile *profile
 			status = check_samples_index(request, err);
 		return status;
 	}
+	got = cprof_input_fill(in, 8, err);
+	if (got < 0)
+		return -1;
+	if (cprof_perfdata_sniff(cprof_input_data(in), (size_t)got))
+		return cprof_perfdata_read(in, profile, request, err);
 	if (got >= 2 && cprof_input_data(in)[0] == 0x1f && cprof_input_data(in)[1] == 0x8b)
 		return cprof_proto_read(in, profile, options, err);
 	got = cprof_input_fill(in, SNIFF_BYTES, err);
@@ -238,5 +247,6 @@ void cprof_profile_free(struct cprof_profile *profile)
 	g_free(profile->labels);
 	g_free(profile->row_labels);
 	g_free(profile->sample_type);
+	cprof_perf_free(profile->perf);
 	free(profile);
 }

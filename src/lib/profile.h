@@ -16,6 +16,7 @@ enum cprof_format {
 	CPROF_FORMAT_FLAT,     /* cprof flat JSON */
 	CPROF_FORMAT_PPROF,    /* pprof's profile.proto (proto.h) */
 	CPROF_FORMAT_HEAP,     /* gperftools heap profile, legacy text (heap.h) */
+	CPROF_FORMAT_PERF,     /* Linux perf: perf script's text or perf.data (perfscript.h) */
 };
 
 /* A distinct call chain of a binary profile and its summed count. */
@@ -34,6 +35,7 @@ struct cprof_folded_stack {
 };
 
 struct cprof_dist;
+struct cprof_perf;
 
 /* One input read whole: binary and folded profiles keep their distinct
  * stacks (memory grows with those, never with the file's size); a flat
@@ -59,6 +61,7 @@ struct cprof_profile {
 	 * carry: row_labels[i * num_row_labels + j] (NULL: none), interned;
 	 * NULL when none were asked or the format has no labels. */
 	const char **row_labels;
+	struct cprof_perf *perf;       /* perf: its stacks and frames, owned */
 };
 
 /* The options of reading an input beyond its name. */

@@ -1,0 +1,1007 @@
+/* perfscript.c: the text of `perf script`, streamed line by line into
+ * distinct stacks of interned frames (memory grows with those, never with
+ * the text's size), and perf.data read through a `perf script` child.
+ *
+ * A sample is a header line (comm, tid, time, period, "EVENT:", and
+ * without call chains the ip, sym and dso on the same line), then with
+ * call chains one "\tIP SYM+OFF (DSO)" line per frame, leaf first, and a
+ * blank line; `-F +srcline` adds a "  FILE:LINE" line after each frame.
+ * With `-F ip,sym` there is no header: a sample is its frames alone. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <glib.h>
+#include <xxhash.h>
+
+#include "arena.h"
+#include "dist.h"
+#include "input.h"
+#include "keys.h"
+#include "perfscript.h"
+#include "profile.h"
+#include "util.h"
+
+/* One distinct frame: its symbol (offset removed), DSO and source line. */
+struct frame {
+	uint64_t hash;
+	uint32_t key_len;
+	uint32_t sym_len, dso_len;
+	const char *sym;       /* into key */
+	const char *dso;       /* into key; "" when the text has none */
+	const char *srcline;   /* into key, or NULL */
+	char key[];            /* sym NUL dso NUL [srcline NUL] */
+};
+
+/* One distinct call chain (frame ids, leaf first) and its sums. */
+struct stack {
+	uint64_t hash;
+	uint64_t samples;
+	uint64_t period;
+	uint32_t depth;
+	uint32_t frames[];
+};
+
+struct cprof_perf {
+	struct cprof_arena arena;
+	struct frame **frames;         /* by id */
+	size_t num_frames, frames_cap;
+	uint32_t *frame_slots;         /* id + 1, 0: empty */
+	size_t frame_mask;
+	struct stack **stack_slots;
+	size_t stack_mask;
+	struct cprof_ptrs stacks;      /* struct stack *, in the arena */
+	bool has_dso;          /* some frame named its DSO */
+	bool has_srcline;      /* the text carried source lines */
+};
+
+/* What one frame's text holds, pointing into the line. */
+struct frame_text {
+	const char *sym, *dso;
+	size_t sym_len, dso_len;
+};
+
+struct reader {
+	struct cprof_perf *perf;
+	struct cprof_error *err;
+	bool child;            /* the text is a perf script child's output */
+	unsigned long long line_no, sample_line;
+	char *key;             /* scratch: a frame's key */
+	size_t key_cap;
+	uint32_t *chain;       /* the open sample's frame ids */
+	size_t depth, chain_cap;
+	bool open;             /* a sample is open */
+	bool sample_has_period;
+	uint64_t sample_period;
+	int headers;           /* -1: no sample yet, 0: samples without headers, 1: with */
+	char *event;           /* the first event's name, or NULL */
+	uint64_t samples, period_sum, first_period;
+	bool all_periods, same_period;
+};
+
+static bool is_hex(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static bool all_digits(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (!is_digit(s[i]))
+			return false;
+	return len > 0;
+}
+
+/* Sets the reader's error at its current line. */
+static int fail(struct reader *r, unsigned long long line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct reader *r, unsigned long long line, const char *fmt, ...)
+{
+	char what[400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (r->child)
+		return cprof_error_set(r->err, "line %llu of perf script's output: %s", line, what);
+	r->err->line = line;
+	return cprof_error_set(r->err, "%s", what);
+}
+
+/* Splits "[IP ]SYM[+0xOFF][ (DSO)]" (leading blanks skipped); the IP is
+ * required unless `ip_optional`.  False when the text is not a frame. */
+static bool parse_frame(const char *p, size_t len, bool ip_optional, struct frame_text *out)
+{
+	const char *end = p + len, *s, *open;
+	size_t i;
+
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	for (s = p; s < end && is_hex(*s); s++)
+		;
+	if (s > p && s < end && *s == ' ')
+		p = s;
+	else if (!ip_optional)
+		return false;
+	else if (s > p && s == end)
+		return false;  /* an address alone: a line cut short */
+	while (p < end && *p == ' ')
+		p++;
+	while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	if (p == end)
+		return false;
+	out->dso = "";
+	out->dso_len = 0;
+	if (end[-1] == ')') {
+		open = memrchr(p, '(', (size_t)(end - p));
+		while (open && open > p && open[-1] != ' ')
+			open = memrchr(p, '(', (size_t)(open - p));
+		if (open && open > p && open + 1 < end - 1 && (open[1] == '/' || open[1] == '[')) {
+			out->dso = open + 1;
+			out->dso_len = (size_t)(end - 1 - out->dso);
+			end = open - 1;
+		}
+	}
+	/* "+0x1f": perf's symoff */
+	for (i = (size_t)(end - p); i > 0 && is_hex(p[i - 1]); i--)
+		;
+	if (i >= 3 && i < (size_t)(end - p) && p[i - 1] == 'x' && p[i - 2] == '0' && p[i - 3] == '+')
+		end = p + i - 3;
+	if (end == p)
+		return false;
+	out->sym = p;
+	out->sym_len = (size_t)(end - p);
+	return true;
+}
+
+static void key_reserve(struct reader *r, size_t need)
+{
+	if (need <= r->key_cap)
+		return;
+	r->key_cap = need * 2;
+	r->key = cprof_xrealloc(r->key, r->key_cap);
+}
+
+static void frames_grow(struct cprof_perf *perf)
+{
+	uint32_t *old = perf->frame_slots;
+	size_t old_cap = perf->frame_mask + 1, i, j;
+
+	perf->frame_mask = 2 * old_cap - 1;
+	perf->frame_slots = cprof_xcalloc(perf->frame_mask + 1, sizeof(*old));
+	for (i = 0; i < old_cap; i++) {
+		if (!old[i])
+			continue;
+		for (j = perf->frames[old[i] - 1]->hash & perf->frame_mask; perf->frame_slots[j];
+		     j = (j + 1) & perf->frame_mask)
+			;
+		perf->frame_slots[j] = old[i];
+	}
+	free(old);
+}
+
+/* The id of the frame whose key is r->key[0, len), added when new. */
+static uint32_t intern_frame(struct reader *r, uint64_t hash, size_t len, size_t sym_len,
+			     size_t dso_len, bool has_srcline)
+{
+	struct cprof_perf *perf = r->perf;
+	struct frame *f;
+	size_t j;
+
+	for (j = hash & perf->frame_mask; perf->frame_slots[j]; j = (j + 1) & perf->frame_mask) {
+		f = perf->frames[perf->frame_slots[j] - 1];
+		if (f->hash == hash && f->key_len == len && memcmp(f->key, r->key, len) == 0)
+			return perf->frame_slots[j] - 1;
+	}
+	f = cprof_arena_alloc(&perf->arena, sizeof(*f) + len);
+	f->hash = hash;
+	f->key_len = (uint32_t)len;
+	f->sym_len = (uint32_t)sym_len;
+	f->dso_len = (uint32_t)dso_len;
+	memcpy(f->key, r->key, len);
+	f->sym = f->key;
+	f->dso = f->key + sym_len + 1;
+	f->srcline = has_srcline ? f->key + sym_len + 1 + dso_len + 1 : NULL;
+	if (perf->num_frames == perf->frames_cap) {
+		perf->frames_cap = perf->frames_cap ? 2 * perf->frames_cap : 1024;
+		perf->frames = cprof_xrealloc(perf->frames, perf->frames_cap * sizeof(*perf->frames));
+	}
+	perf->frames[perf->num_frames] = f;
+	perf->frame_slots[j] = (uint32_t)++perf->num_frames;
+	if (perf->num_frames > perf->frame_mask / 2)
+		frames_grow(perf);
+	return (uint32_t)(perf->num_frames - 1);
+}
+
+/* The hash of a frame without a source line: of its symbol, and its
+ * DSO's length (the DSO is compared, not hashed: there are few). */
+static uint64_t frame_hash(const struct frame_text *t)
+{
+	return XXH3_64bits(t->sym, t->sym_len) ^ (t->dso_len * UINT64_C(0x9E3779B97F4A7C15));
+}
+
+/* The id of the frame `t` without a source line, or UINT32_MAX. */
+static uint32_t find_frame(const struct cprof_perf *perf, uint64_t hash, const struct frame_text *t)
+{
+	const struct frame *f;
+	size_t j;
+
+	for (j = hash & perf->frame_mask; perf->frame_slots[j]; j = (j + 1) & perf->frame_mask) {
+		f = perf->frames[perf->frame_slots[j] - 1];
+		if (f->hash == hash && !f->srcline && f->sym_len == t->sym_len &&
+		    f->dso_len == t->dso_len && memcmp(f->sym, t->sym, t->sym_len) == 0 &&
+		    memcmp(f->dso, t->dso, t->dso_len) == 0)
+			return perf->frame_slots[j] - 1;
+	}
+	return UINT32_MAX;
+}
+
+static void push_frame(struct reader *r, const struct frame_text *t)
+{
+	size_t len = t->sym_len + 1 + t->dso_len + 1;
+	uint64_t hash = frame_hash(t);
+	uint32_t id = find_frame(r->perf, hash, t);
+
+	if (r->depth == r->chain_cap) {
+		r->chain_cap = r->chain_cap ? 2 * r->chain_cap : 256;
+		r->chain = cprof_xrealloc(r->chain, r->chain_cap * sizeof(*r->chain));
+	}
+	if (id != UINT32_MAX) {
+		r->chain[r->depth++] = id;
+		return;
+	}
+	key_reserve(r, len);
+	memcpy(r->key, t->sym, t->sym_len);
+	r->key[t->sym_len] = '\0';
+	memcpy(r->key + t->sym_len + 1, t->dso, t->dso_len);
+	r->key[len - 1] = '\0';
+	if (t->dso_len)
+		r->perf->has_dso = true;
+	r->chain[r->depth++] = intern_frame(r, hash, len, t->sym_len, t->dso_len, false);
+}
+
+/* True when a srcline says nothing: ":0", "??:0", "[kernel.kallsyms][ff..]". */
+static bool unknown_srcline(const char *s, size_t len)
+{
+	return len == 0 || s[0] == '[' || s[0] == ':' || (len >= 2 && s[0] == '?' && s[1] == '?') ||
+	       (len >= 2 && s[len - 2] == ':' && s[len - 1] == '0');
+}
+
+/* Gives the open sample's last frame the source line s[0, len). */
+static int attach_srcline(struct reader *r, const char *s, size_t len)
+{
+	const struct frame *f;
+	size_t sym_len, dso_len, key_len;
+
+	r->perf->has_srcline = true;
+	if (!r->open || r->depth == 0)
+		return fail(r, r->line_no, "a source line without a frame before it");
+	if (unknown_srcline(s, len))
+		return 0;
+	f = r->perf->frames[r->chain[r->depth - 1]];
+	sym_len = strlen(f->sym);
+	dso_len = strlen(f->dso);
+	key_len = sym_len + 1 + dso_len + 1 + len + 1;
+	key_reserve(r, key_len);
+	memcpy(r->key, f->key, sym_len + 1 + dso_len + 1);
+	memcpy(r->key + sym_len + 1 + dso_len + 1, s, len);
+	r->key[key_len - 1] = '\0';
+	r->chain[r->depth - 1] = intern_frame(r, XXH3_64bits(r->key, key_len), key_len, sym_len,
+					      dso_len, true);
+	return 0;
+}
+
+static void stacks_grow(struct cprof_perf *perf)
+{
+	struct stack **old = perf->stack_slots;
+	size_t old_cap = perf->stack_mask + 1, i, j;
+
+	perf->stack_mask = 2 * old_cap - 1;
+	perf->stack_slots = cprof_xcalloc(perf->stack_mask + 1, sizeof(*old));
+	for (i = 0; i < old_cap; i++) {
+		if (!old[i])
+			continue;
+		for (j = old[i]->hash & perf->stack_mask; perf->stack_slots[j];
+		     j = (j + 1) & perf->stack_mask)
+			;
+		perf->stack_slots[j] = old[i];
+	}
+	free(old);
+}
+
+/* Ends the open sample: its chain counted in its stack's entry. */
+static int end_sample(struct reader *r)
+{
+	struct cprof_perf *perf = r->perf;
+	size_t bytes = r->depth * sizeof(uint32_t), j;
+	uint64_t hash;
+	struct stack *s;
+
+	if (!r->open)
+		return 0;
+	r->open = false;
+	if (r->depth == 0)
+		return fail(r, r->sample_line, "a sample without frames (perf script -F needs ip and "
+					       "sym)");
+	hash = XXH3_64bits(r->chain, bytes);
+	for (j = hash & perf->stack_mask; (s = perf->stack_slots[j]); j = (j + 1) & perf->stack_mask)
+		if (s->hash == hash && s->depth == r->depth && memcmp(s->frames, r->chain, bytes) == 0)
+			break;
+	if (!s) {
+		s = cprof_arena_alloc(&perf->arena, sizeof(*s) + bytes);
+		s->hash = hash;
+		s->samples = s->period = 0;
+		s->depth = (uint32_t)r->depth;
+		memcpy(s->frames, r->chain, bytes);
+		perf->stack_slots[j] = s;
+		cprof_ptrs_add(&perf->stacks, s);
+		if (perf->stacks.len > perf->stack_mask / 2)
+			stacks_grow(perf);
+	}
+	s->samples++;
+	r->samples++;
+	if (!r->sample_has_period) {
+		r->all_periods = false;
+	} else {
+		if (r->samples == 1)
+			r->first_period = r->sample_period;
+		else if (r->sample_period != r->first_period)
+			r->same_period = false;
+		if (s->period + r->sample_period < s->period ||
+		    r->period_sum + r->sample_period < r->period_sum)
+			return fail(r, r->sample_line, "the periods' sum overflows");
+		s->period += r->sample_period;
+		r->period_sum += r->sample_period;
+	}
+	return 0;
+}
+
+static int begin_sample(struct reader *r, bool header)
+{
+	if (end_sample(r) < 0)
+		return -1;
+	if (r->headers >= 0 && r->headers != (int)header)
+		return fail(r, r->line_no, header ? "a sample header after samples without one"
+						  : "a sample without a header line (its event) "
+						    "after samples with one");
+	r->headers = header;
+	r->open = true;
+	r->depth = 0;
+	r->sample_line = r->line_no;
+	r->sample_has_period = false;
+	return 0;
+}
+
+/* True when a token is perf's time field, "SECONDS.MICROS:". */
+static bool is_time(const char *t, size_t len)
+{
+	size_t dot;
+
+	if (len < 4 || t[len - 1] != ':')
+		return false;
+	for (dot = 0; dot < len - 1 && is_digit(t[dot]); dot++)
+		;
+	return dot > 0 && dot < len - 2 && t[dot] == '.' && all_digits(t + dot + 1, len - 2 - dot);
+}
+
+/* True when a token may be the tid, "pid/tid" or "[cpu]" before a period. */
+static bool before_period(const char *t, size_t len)
+{
+	const char *slash = memchr(t, '/', len);
+
+	if (len >= 3 && t[0] == '[' && t[len - 1] == ']')
+		return all_digits(t + 1, len - 2);
+	if (slash)
+		return all_digits(t, (size_t)(slash - t)) &&
+		       all_digits(slash + 1, len - (size_t)(slash - t) - 1);
+	return all_digits(t, len);
+}
+
+struct header {
+	const char *event;     /* "cpu-clock:ppp" (without the final ':') */
+	size_t event_len;
+	bool has_period;
+	uint64_t period;
+	const char *rest;      /* what follows the event */
+	size_t rest_len;
+	bool timed;            /* perf's time field came before the event */
+};
+
+enum { HEADER_NONE, HEADER_SAMPLE, HEADER_RECORD };
+
+/* Finds the event token of a header line ("NAME:" that is not the
+ * time), the period before it and the text after it. */
+static int parse_header(const char *line, size_t len, struct header *h)
+{
+	const char *end = line + len, *p = line, *tok[3] = { NULL }, *t;
+	size_t tok_len[3] = { 0 }, n;
+
+	for (;;) {
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p == end)
+			return HEADER_NONE;
+		for (t = p; p < end && *p != ' ' && *p != '\t'; p++)
+			;
+		n = (size_t)(p - t);
+		if (n > 12 && memcmp(t, "PERF_RECORD_", 12) == 0)
+			return HEADER_RECORD;
+		if (n > 1 && t[n - 1] == ':' && !is_time(t, n))
+			break;
+		tok[0] = tok[1], tok_len[0] = tok_len[1];
+		tok[1] = tok[2], tok_len[1] = tok_len[2];
+		tok[2] = t, tok_len[2] = n;
+	}
+	h->event = t;
+	h->event_len = n - 1;
+	h->rest = p;
+	h->rest_len = (size_t)(end - p);
+	h->has_period = false;
+	h->timed = (tok[2] && is_time(tok[2], tok_len[2])) || (tok[1] && is_time(tok[1], tok_len[1]));
+	if (tok[2] && all_digits(tok[2], tok_len[2]) && tok[1] &&
+	    (is_time(tok[1], tok_len[1]) || (tok[0] && before_period(tok[1], tok_len[1])))) {
+		char digits[24];
+
+		if (tok_len[2] >= sizeof(digits))
+			return HEADER_NONE;
+		memcpy(digits, tok[2], tok_len[2]);
+		digits[tok_len[2]] = '\0';
+		h->has_period = cprof_parse_u64(digits, &h->period);
+	}
+	return HEADER_SAMPLE;
+}
+
+/* The event's name without perf's modifiers: "cpu-clock:ppp" is
+ * "cpu-clock", "sched:sched_switch" stays. */
+static size_t event_name_len(const char *event, size_t len)
+{
+	const char *colon = NULL;
+	size_t i;
+
+	for (i = len; i > 0; i--)
+		if (event[i - 1] == ':') {
+			colon = event + i - 1;
+			break;
+		}
+	if (!colon || colon == event)
+		return len;
+	for (i = (size_t)(colon - event) + 1; i < len; i++)
+		if (!strchr("ukhGHpPSDIWe", event[i]))
+			return len;
+	return (size_t)(colon - event);
+}
+
+static int take_header(struct reader *r, const struct header *h)
+{
+	size_t name_len = event_name_len(h->event, h->event_len);
+	struct frame_text t;
+
+	if (begin_sample(r, true) < 0)
+		return -1;
+	if (!r->event) {
+		r->event = cprof_utf8_sanitize(h->event, name_len, &(bool){ false });
+	} else if (strlen(r->event) != name_len || memcmp(r->event, h->event, name_len) != 0) {
+		char *other = cprof_utf8_sanitize(h->event, name_len, &(bool){ false });
+
+		fail(r, r->line_no, "samples of a second event, %s (the first: %s): read one event "
+				    "at a time (perf script --per-event-dump)", other, r->event);
+		free(other);
+		return -1;
+	}
+	r->sample_has_period = h->has_period;
+	r->sample_period = h->period;
+	if (parse_frame(h->rest, h->rest_len, false, &t))
+		push_frame(r, &t);
+	return 0;
+}
+
+static bool blank(const char *line, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (line[i] != ' ' && line[i] != '\t')
+			return false;
+	return true;
+}
+
+/* Reads one line of perf script's text. */
+static int take_line(struct reader *r, const char *line, size_t len)
+{
+	struct frame_text t;
+	struct header h;
+	size_t i;
+
+	if (blank(line, len))
+		return end_sample(r);
+	if (line[0] == '#' && r->headers < 0)
+		return 0;      /* perf script --header */
+	if (line[0] == '\t') {
+		if (!parse_frame(line, len, true, &t))
+			return fail(r, r->line_no, "a call-chain line that is not \"IP SYM (DSO)\"");
+		if (!r->open && begin_sample(r, false) < 0)
+			return -1;
+		push_frame(r, &t);
+		return 0;
+	}
+	switch (parse_header(line, len, &h)) {
+	case HEADER_RECORD:
+		return end_sample(r);
+	case HEADER_SAMPLE:
+		return take_header(r, &h);
+	default:
+		break;
+	}
+	if (parse_frame(line, len, false, &t)) {
+		if (begin_sample(r, false) < 0)
+			return -1;
+		push_frame(r, &t);
+		return 0;
+	}
+	for (i = 0; i < len && line[i] == ' '; i++)
+		;
+	if (i >= 1 && i < len && !memchr(line + i, '\t', len - i))
+		return attach_srcline(r, line + i, len - i);
+	return fail(r, r->line_no, "not a line of perf script's output (no event name: perf "
+				   "script -F needs event)");
+}
+
+/* The unit of an event's period: time for the clock events. */
+static const char *period_unit(const char *event)
+{
+	if (strcmp(event, "cpu-clock") == 0 || strcmp(event, "task-clock") == 0)
+		return "nanoseconds";
+	return "count";
+}
+
+/* Picks the sample type and fills the profile's counts. */
+static int finish(struct reader *r, struct cprof_profile *profile, const char *sample_index)
+{
+	const char *types[2] = { "samples", r->event }, *units[2] = { "count", NULL };
+	size_t n = r->samples > 0 && r->all_periods && r->event ? 2 : 1, i;
+	int pick = 0;
+
+	if (r->event)
+		units[1] = period_unit(r->event);
+	if (sample_index) {
+		pick = cprof_sample_index_pick(types, units, n, "samples", sample_index, r->err);
+		if (pick < 0)
+			return -1;
+	}
+	profile->total = pick ? r->period_sum : r->samples;
+	if (pick)
+		profile->sample_type = g_strdup_printf("%s/%s", types[1], units[1]);
+	for (i = 0; i < r->perf->stacks.len; i++) {
+		struct stack *s = r->perf->stacks.items[i];
+
+		if (pick)
+			s->samples = s->period;
+	}
+	if (r->event && r->samples > 0 && r->all_periods && r->same_period &&
+	    strcmp(units[1], "nanoseconds") == 0 && r->first_period >= 1000) {
+		profile->has_period = true;
+		profile->period_us = (r->first_period + 500) / 1000;
+	}
+	return 0;
+}
+
+static int read_text(struct cprof_input *in, struct cprof_profile *profile,
+		     const char *sample_index, bool child, struct cprof_error *err)
+{
+	struct reader r = {
+		.err = err, .child = child, .headers = -1, .all_periods = true, .same_period = true,
+	};
+	struct cprof_perf *perf = cprof_xcalloc(1, sizeof(*perf));
+	const char *line;
+	long long len;
+	bool has_nul;
+	int status = 0;
+
+	perf->frame_mask = 1023;
+	perf->frame_slots = cprof_xcalloc(perf->frame_mask + 1, sizeof(uint32_t));
+	perf->stack_mask = 1023;
+	perf->stack_slots = cprof_xcalloc(perf->stack_mask + 1, sizeof(struct stack *));
+	profile->format = CPROF_FORMAT_PERF;
+	profile->perf = perf;
+	r.perf = perf;
+	while (status == 0 && (len = cprof_input_line(in, &line, &has_nul, err)) >= 0) {
+		r.line_no++;
+		if (has_nul)
+			status = fail(&r, r.line_no, "NUL byte in perf script's text");
+		else
+			status = take_line(&r, line, (size_t)len);
+	}
+	if (status == 0 && err->text[0])
+		status = -1;
+	if (status == 0)
+		status = end_sample(&r);
+	if (status == 0 && r.samples == 0 && !child)
+		status = fail(&r, r.line_no, "no samples in perf script's text");
+	if (status == 0)
+		status = finish(&r, profile, sample_index);
+	free(r.key);
+	free(r.chain);
+	free(r.event);
+	return status;
+}
+
+int cprof_perfscript_read(struct cprof_input *in, struct cprof_profile *profile,
+			  const char *sample_index, struct cprof_error *err)
+{
+	return read_text(in, profile, sample_index, false, err);
+}
+
+/* The next non-blank, non-comment line of data[*pos, len), or false. */
+static bool next_line(const unsigned char *data, size_t len, size_t *pos, const char **line,
+		      size_t *line_len)
+{
+	while (*pos < len) {
+		const char *s = (const char *)data + *pos;
+		const char *nl = memchr(s, '\n', len - *pos);
+		size_t n = nl ? (size_t)(nl - s) : len - *pos;
+
+		*pos += n + 1;
+		if (n > 0 && s[n - 1] == '\r')
+			n--;
+		if (!nl && *pos > len && n < 16)
+			return false;  /* a short last line cut by the sniff window */
+		if (blank(s, n) || s[0] == '#')
+			continue;
+		if (memchr(s, '\0', n))
+			return false;
+		*line = s;
+		*line_len = n;
+		return true;
+	}
+	return false;
+}
+
+bool cprof_perfscript_sniff(const unsigned char *data, size_t len)
+{
+	const char *line, *second;
+	size_t n, second_len, pos = 0;
+	struct frame_text t;
+	struct header h;
+
+	if (!next_line(data, len, &pos, &line, &n))
+		return false;
+	if (line[0] == '\t')
+		return parse_frame(line, n, false, &t);
+	if (parse_header(line, n, &h) == HEADER_SAMPLE) {
+		if (h.timed || parse_frame(h.rest, h.rest_len, false, &t))
+			return true;
+		return next_line(data, len, &pos, &second, &second_len) && second[0] == '\t';
+	}
+	/* -F ip,sym: every line "IP SYM" */
+	return parse_frame(line, n, false, &t) && line[0] == ' ';
+}
+
+bool cprof_perfdata_sniff(const unsigned char *data, size_t len)
+{
+	return len >= 8 && memcmp(data, "PERFILE2", 8) == 0;
+}
+
+/* Copies what is left of `in` into a new temporary file; returns its
+ * path (g_free it, and unlink the file), or NULL with `err` set. */
+static char *copy_to_temp(struct cprof_input *in, struct cprof_error *err)
+{
+	char *path = g_build_filename(g_get_tmp_dir(), "cprof-perf-XXXXXX", NULL);
+	int fd = g_mkstemp(path);
+	long long got;
+
+	if (fd < 0) {
+		cprof_error_set(err, "cannot make a temporary file for perf.data: %s",
+				strerror(errno));
+		g_free(path);
+		return NULL;
+	}
+	while ((got = cprof_input_fill(in, 1 << 20, err)) > 0) {
+		const unsigned char *p = cprof_input_data(in);
+		size_t left = (size_t)got;
+
+		while (left > 0) {
+			ssize_t w = write(fd, p, left);
+
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0) {
+				cprof_error_set(err, "cannot write a temporary file for perf.data: %s",
+						w < 0 ? strerror(errno) : "short write");
+				got = -1;
+				break;
+			}
+			p += w;
+			left -= (size_t)w;
+		}
+		if (got < 0)
+			break;
+		cprof_input_skip(in, (size_t)got);
+	}
+	close(fd);
+	if (got < 0) {
+		unlink(path);
+		g_free(path);
+		return NULL;
+	}
+	return path;
+}
+
+/* Starts `perf script -i PATH` with its standard output on *out_fd and
+ * its standard error in the file `err_fd`; returns its pid, or -1. */
+static pid_t start_perf(const char *perf, const char *path, int err_fd, int *out_fd,
+			struct cprof_error *err)
+{
+	char *argv[] = { (char *)perf, "script", "-i", (char *)path, NULL };
+	int fds[2];
+	pid_t pid;
+
+	if (pipe(fds) != 0)
+		return cprof_error_set(err, "cannot make a pipe for perf script: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return cprof_error_set(err, "cannot start perf script: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		int null_fd = open("/dev/null", O_RDONLY);
+
+		if (null_fd >= 0)
+			dup2(null_fd, STDIN_FILENO);
+		dup2(fds[1], STDOUT_FILENO);
+		dup2(err_fd, STDERR_FILENO);
+		close(fds[0]);
+		close(fds[1]);
+		signal(SIGPIPE, SIG_DFL);
+		execvp(perf, argv);
+		dprintf(STDERR_FILENO, "cannot run %s: %s\n", perf, strerror(errno));
+		_exit(127);
+	}
+	close(fds[1]);
+	*out_fd = fds[0];
+	return pid;
+}
+
+/* The first line perf wrote on its standard error (file `fd`). */
+static void first_err_line(int fd, char *line, size_t size)
+{
+	ssize_t got;
+	char *nl;
+
+	line[0] = '\0';
+	if (lseek(fd, 0, SEEK_SET) != 0)
+		return;
+	got = read(fd, line, size - 1);
+	if (got <= 0)
+		return;
+	line[got] = '\0';
+	while ((nl = strchr(line, '\n')) && nl == line)
+		memmove(line, line + 1, strlen(line));
+	if (nl)
+		*nl = '\0';
+	for (nl = line; *nl; nl++)
+		if ((unsigned char)*nl < ' ')
+			*nl = ' ';
+}
+
+/* Reads the output of `perf script -i PATH` into `profile`. */
+static int run_perf(const char *perf, const char *path, const char *source,
+		    struct cprof_profile *profile, const char *sample_index, struct cprof_error *err)
+{
+	char err_path[] = "/tmp/cprof-perf-err-XXXXXX", fd_path[64], first[300];
+	struct cprof_input out;
+	int err_fd, out_fd = -1, status, wstatus = 0;
+	pid_t pid;
+
+	err_fd = mkstemp(err_path);
+	if (err_fd < 0)
+		return cprof_error_set(err, "cannot make a temporary file: %s", strerror(errno));
+	unlink(err_path);
+	pid = start_perf(perf, path, err_fd, &out_fd, err);
+	if (pid < 0) {
+		close(err_fd);
+		return -1;
+	}
+	snprintf(fd_path, sizeof(fd_path), "/proc/self/fd/%d", out_fd);
+	status = cprof_input_open(&out, fd_path, err);
+	close(out_fd);
+	cprof_set_context(source);
+	if (status == 0) {
+		out.name = source;
+		status = read_text(&out, profile, sample_index, true, err);
+		cprof_input_close(&out);
+	}
+	if (status < 0)
+		kill(pid, SIGTERM);
+	while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
+		;
+	if (status == 0 && !(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0)) {
+		first_err_line(err_fd, first, sizeof(first));
+		cprof_error_set(err, "perf script failed: %s",
+				first[0] ? first : WIFSIGNALED(wstatus) ? strsignal(WTERMSIG(wstatus))
+									: "no message");
+		status = -1;
+	}
+	close(err_fd);
+	return status;
+}
+
+int cprof_perfdata_read(struct cprof_input *in, struct cprof_profile *profile,
+			const char *sample_index, struct cprof_error *err)
+{
+	char *perf = g_find_program_in_path("perf"), *temp = NULL;
+	const char *path = in->name;
+	int status;
+
+	profile->format = CPROF_FORMAT_PERF;
+	if (!perf) {
+		if (strcmp(in->name, "-") == 0)
+			return cprof_error_set(err, "perf.data needs perf on the PATH (Debian: "
+						    "linux-perf), or its text: perf script -i FILE "
+						    "> FILE.txt");
+		return cprof_error_set(err, "perf.data needs perf on the PATH (Debian: linux-perf), "
+					    "or its text: perf script -i %s > %s.txt",
+				       in->name, in->name);
+	}
+	if (strcmp(in->name, "-") == 0) {
+		temp = copy_to_temp(in, err);
+		if (!temp) {
+			g_free(perf);
+			return -1;
+		}
+		path = temp;
+	}
+	status = run_perf(perf, path, in->name, profile, sample_index, err);
+	if (temp)
+		unlink(temp);
+	g_free(temp);
+	g_free(perf);
+	return status;
+}
+
+/* The name of a DSO path as a key: its basename, a bracketed one whole. */
+static const char *dso_basename(const char *dso)
+{
+	const char *slash;
+
+	if (dso[0] == '[' || dso[0] == '\0')
+		return dso[0] ? dso : "[unknown]";
+	slash = strrchr(dso, '/');
+	return slash && slash[1] ? slash + 1 : dso;
+}
+
+/* The key of frame `f` by `by` (sanitized to UTF-8; g_free it). */
+static char *frame_name(const struct frame *f, enum cprof_by by)
+{
+	const char *dso = dso_basename(f->dso), *name = f->sym;
+	char *bracketed = NULL, *out;
+	bool replaced = false;
+
+	if (by == CPROF_BY_DSO) {
+		name = dso;
+	} else if (by == CPROF_BY_LINE && f->srcline) {
+		name = f->srcline;
+	} else if (strcmp(f->sym, "[unknown]") == 0 && strcmp(dso, "[unknown]") != 0) {
+		bracketed = dso[0] == '[' ? g_strdup(dso) : g_strdup_printf("[%s]", dso);
+		name = bracketed;
+	}
+	out = cprof_utf8_sanitize(name, strlen(name), &replaced);
+	g_free(bracketed);
+	return out;
+}
+
+static int cmp_pointers(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)*(char *const *)a, y = (uintptr_t)*(char *const *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Adds one stack by `options`, `names` the key of each frame id (equal
+ * keys the same pointer). */
+static void add_stack(const struct stack *s, char **names, const struct cprof_key_options *options,
+		      struct cprof_dist *dist, GString *joined, GPtrArray *seen)
+{
+	uint32_t i;
+
+	if (options->by == CPROF_BY_STACK) {
+		g_string_truncate(joined, 0);
+		for (i = s->depth; i-- > 0;) {
+			if (joined->len)
+				g_string_append_c(joined, ';');
+			g_string_append(joined, names[s->frames[i]]);
+		}
+		cprof_dist_add(dist, joined->str, s->samples);
+		return;
+	}
+	if (!options->cum) {
+		cprof_dist_add(dist, names[s->frames[0]], s->samples);
+		return;
+	}
+	g_ptr_array_set_size(seen, 0);
+	for (i = 0; i < s->depth; i++)
+		g_ptr_array_add(seen, names[s->frames[i]]);
+	qsort(seen->pdata, seen->len, sizeof(gpointer), cmp_pointers);
+	for (i = 0; i < seen->len; i++)
+		if (i == 0 || seen->pdata[i] != seen->pdata[i - 1])
+			cprof_dist_add(dist, seen->pdata[i], s->samples);
+}
+
+int cprof_perf_to_dist(const struct cprof_profile *profile,
+		       const struct cprof_key_options *options, struct cprof_dist *dist,
+		       struct cprof_error *err)
+{
+	const struct cprof_perf *perf = profile->perf;
+	GHashTable *interned;
+	GString *joined;
+	GPtrArray *seen;
+	char **names;
+	size_t i;
+
+	if (options->by == CPROF_BY_ADDRESS)
+		return cprof_error_set(err, "--by=address: perf script prints addresses, not the file "
+					    "offsets of a mapping (use function, dso, line with "
+					    "perf script -F +srcline, or stack)");
+	if (options->by == CPROF_BY_LINE && !perf->has_srcline)
+		return cprof_error_set(err, "--by=line needs source lines: perf script -F +srcline");
+	if (options->by == CPROF_BY_DSO && !perf->has_dso)
+		return cprof_error_set(err, "--by=dso needs the DSO of each frame: perf script -F "
+					    "+dso");
+	if (cprof_by_label_key(options->by))
+		return cprof_error_set(err, "--by=%s: perf script text has no labels",
+				       cprof_by_name(options->by));
+	interned = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
+	names = cprof_xcalloc(perf->num_frames ? perf->num_frames : 1, sizeof(*names));
+	for (i = 0; i < perf->num_frames; i++) {
+		char *name = frame_name(perf->frames[i], options->by), *known;
+
+		known = g_hash_table_lookup(interned, name);
+		if (known) {
+			free(name);
+			name = known;
+		} else {
+			g_hash_table_insert(interned, name, name);
+		}
+		names[i] = name;
+	}
+	joined = g_string_sized_new(256);
+	seen = g_ptr_array_new();
+	for (i = 0; i < perf->stacks.len; i++)
+		add_stack(perf->stacks.items[i], names, options, dist, joined, seen);
+	g_ptr_array_free(seen, TRUE);
+	g_string_free(joined, TRUE);
+	free(names);
+	g_hash_table_destroy(interned);
+	return 0;
+}
+
+void cprof_perf_free(struct cprof_perf *perf)
+{
+	if (!perf)
+		return;
+	cprof_arena_free(&perf->arena);
+	free(perf->frames);
+	free(perf->frame_slots);
+	free(perf->stack_slots);
+	cprof_ptrs_clear(&perf->stacks, NULL);
+	free(perf);
+}
