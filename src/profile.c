@@ -109,6 +109,16 @@ static int check_labels(const struct cprof_profile *profile,
 	return 0;
 }
 
+/* A gperftools or Go text profile that carries no maps (Go's debug=1
+ * heap profile): with --binary its addresses are the binary's link-time
+ * ones, as pprof reads them with the program named. */
+static void map_binary(struct cprof_profile *profile, const struct cprof_read_options *options)
+{
+	if (options && options->binary && profile->maps.count == 0 &&
+	    (profile->format == CPROF_FORMAT_GPERF || profile->format == CPROF_FORMAT_HEAP))
+		cprof_maps_add_link_time(&profile->maps, options->binary);
+}
+
 struct cprof_profile *cprof_profile_read(const char *name, struct cprof_error *err)
 {
 	return cprof_profile_read_with(name, NULL, err);
@@ -184,6 +194,8 @@ struct cprof_profile *cprof_profile_read_with(const char *name,
 	cprof_input_close(&in);
 	if (status == 0)
 		status = check_labels(profile, options, err);
+	if (status == 0)
+		map_binary(profile, options);
 	if (status < 0) {
 		cprof_profile_free(profile);
 		return NULL;
