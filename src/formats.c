@@ -264,7 +264,7 @@ static const struct entry {
 	  { "a Go goroutine dump (debug=2, not a profile)",
 	    "write the goroutine profile with debug=0 instead" } },
 	{ contention, NULL,
-	  { "a legacy contention profile (Go's block or mutex profile at debug=1)",
+	  { "a legacy contention profile (as Go's block and mutex profiles at debug=1)",
 	    "convert it: go tool pprof -proto PROGRAM FILE > FILE.pb.gz, or write it "
 	    "with debug=0" } },
 	{ threadz, NULL,
