@@ -18,6 +18,7 @@
 
 #include "heap.h"
 #include "profile.h"
+#include "prune.h"
 
 struct header {
 	uint64_t inuse_count, inuse_size, alloc_count, alloc_size;
@@ -453,6 +454,8 @@ int cprof_heap_read(struct cprof_input *in, struct cprof_profile *profile,
 
 	profile->format = CPROF_FORMAT_HEAP;
 	profile->exact_pcs = true;
+	profile->drop_frames = cprof_prune_alloc_drop;
+	profile->keep_frames = cprof_prune_alloc_keep;
 	while ((len = cprof_input_line(in, &line, &has_nul, err)) >= 0) {
 		line_no++;
 		while (len > 0 && (line[0] == ' ' || line[0] == '\t'))

@@ -14,6 +14,7 @@
 #include "perfscript.h"
 #include "proto.h"
 #include "profile.h"
+#include "prune.h"
 #include "symbolize.h"
 #include "util.h"
 
@@ -23,6 +24,7 @@ struct frames {
 	uint64_t addr;         /* the PC it was looked up for */
 	struct cprof_entry *entry; /* the entry of names[0] once a key of it was added */
 	uint32_t count;
+	uint8_t pruned;        /* PRUNE_NONE, _BENEATH or _WHOLE (prune_location) */
 	const char *names[];   /* interned: equal names are the same pointer */
 };
 
@@ -41,6 +43,7 @@ struct keyer {
 	const struct cprof_maps *maps;
 	const struct cprof_locations *locations; /* profile.proto: PCs are their indexes */
 	bool exact_pcs;        /* no PC is a return address */
+	struct cprof_prune *prune; /* the profile's drop_frames, by name keys only */
 	struct frame_table cache;
 	GStringChunk *strings;
 	GString *scratch;      /* formatting one name */
@@ -179,6 +182,43 @@ static size_t key_names(struct keyer *k, const struct cprof_mapping *m, uint64_t
 	return count;
 }
 
+enum { PRUNE_NONE, PRUNE_BENEATH, PRUNE_WHOLE };
+
+/* pprof's Prune of one location, its names innermost first: the
+ * outermost name of a frame to prune marks it; the names inside that one
+ * go, and the location goes whole when it is its outermost. */
+static uint8_t prune_location(const struct keyer *k, const char **names, size_t *count)
+{
+	size_t i = *count;
+
+	while (i > 0 && !cprof_prune_drops(k->prune, names[i - 1]))
+		i--;
+	if (i == 0)
+		return PRUNE_NONE;
+	if (i == *count)
+		return PRUNE_WHOLE;
+	memmove(names, names + i, (*count - i) * sizeof(names[0]));
+	*count -= i;
+	return PRUNE_BENEATH;
+}
+
+/* --by=line: the location is pruned by the functions of its frames; its
+ * line stays the innermost one's. */
+static uint8_t prune_line(struct keyer *k, const struct cprof_mapping *m, uint64_t addr,
+			  const struct cprof_symbol *known, size_t known_count)
+{
+	const struct cprof_key_options *line_options = k->options;
+	struct cprof_key_options options = *line_options;
+	const char *names[256];
+	size_t count;
+
+	options.by = CPROF_BY_FUNCTION;
+	k->options = &options;
+	count = symbol_names(k, m, addr, known, known_count, names, G_N_ELEMENTS(names));
+	k->options = line_options;
+	return prune_location(k, names, &count) == PRUNE_NONE ? PRUNE_NONE : PRUNE_BENEATH;
+}
+
 static struct frames *resolve(struct keyer *k, uint64_t pc)
 {
 	const struct cprof_symbol *known = NULL;
@@ -187,6 +227,7 @@ static struct frames *resolve(struct keyer *k, uint64_t pc)
 	const char *names[256];
 	size_t count, known_count = 0;
 	uint64_t addr = pc;
+	uint8_t pruned;
 
 	if (*slot)
 		return *slot;
@@ -197,10 +238,17 @@ static struct frames *resolve(struct keyer *k, uint64_t pc)
 	if (m && m->path[0] == '\0')
 		m = NULL;
 	count = key_names(k, m, addr, known, known_count, names, G_N_ELEMENTS(names));
+	if (!k->prune)
+		pruned = PRUNE_NONE;
+	else if (k->options->by == CPROF_BY_LINE)
+		pruned = prune_line(k, m, addr, known, known_count);
+	else
+		pruned = prune_location(k, names, &count);
 	f = cprof_arena_alloc(&k->cache.arena, sizeof(*f) + count * sizeof(f->names[0]));
 	f->addr = pc;
 	f->entry = NULL;
 	f->count = (uint32_t)count;
+	f->pruned = pruned;
 	memcpy(f->names, names, count * sizeof(names[0]));
 	*slot = f;
 	if (++k->cache.used > k->cache.mask / 2)
@@ -242,15 +290,34 @@ static uint64_t frame_pc(const struct keyer *k, const struct cprof_stack *stack,
 	return i == 0 || k->exact_pcs ? stack->pcs[i] : stack->pcs[i] - 1;
 }
 
+/* The leaf of `stack` once pruned as pprof prunes it: from the root, the
+ * first location to prune past a location that is not is cut with all
+ * beneath it (kept, its names trimmed, when pruned beneath only). */
+static uint32_t pruned_leaf(struct keyer *k, const struct cprof_stack *stack)
+{
+	bool user = false;
+	uint32_t i;
+
+	for (i = stack->depth; i-- > 0;) {
+		const struct frames *f = resolve(k, frame_pc(k, stack, i));
+
+		if (f->pruned == PRUNE_NONE)
+			user = true;
+		else if (user)
+			return f->pruned == PRUNE_WHOLE ? i + 1 : i;
+	}
+	return 0;
+}
+
 static void add_stack(struct keyer *k, const struct cprof_stack *stack, struct cprof_dist *dist)
 {
 	const struct frames *f;
 	size_t n = 0;
-	uint32_t i, j;
+	uint32_t i, j, leaf_at = k->prune ? pruned_leaf(k, stack) : 0;
 
 	if (k->options->by == CPROF_BY_STACK) {
 		g_string_truncate(k->stack_key, 0);
-		for (i = stack->depth; i-- > 0;) {
+		for (i = stack->depth; i-- > leaf_at;) {
 			f = resolve(k, frame_pc(k, stack, i));
 			for (j = f->count; j-- > 0;) {
 				if (k->stack_key->len)
@@ -264,7 +331,7 @@ static void add_stack(struct keyer *k, const struct cprof_stack *stack, struct c
 	if (!k->options->cum) {
 		/* resolve's answers live as long as k: the entry of the leaf's
 		 * key is looked up once per PC, not once per chain. */
-		struct frames *leaf = resolve(k, stack->pcs[0]);
+		struct frames *leaf = resolve(k, frame_pc(k, stack, leaf_at));
 
 		if (leaf->entry)
 			leaf->entry->count += stack->count;
@@ -272,7 +339,7 @@ static void add_stack(struct keyer *k, const struct cprof_stack *stack, struct c
 			leaf->entry = cprof_dist_add(dist, leaf->names[0], stack->count);
 		return;
 	}
-	for (i = 0; i < stack->depth; i++) {
+	for (i = leaf_at; i < stack->depth; i++) {
 		f = resolve(k, frame_pc(k, stack, i));
 		for (j = 0; j < f->count; j++)
 			push_name(k, &n, f->names[j]);
@@ -292,6 +359,10 @@ static int gperf_to_dist(struct cprof_profile *profile, const struct cprof_key_o
 		.strings = g_string_chunk_new(1 << 16),
 		.scratch = g_string_sized_new(256),
 		.stack_key = g_string_sized_new(256),
+		.prune = options->by == CPROF_BY_FUNCTION || options->by == CPROF_BY_LINE ||
+				 options->by == CPROF_BY_STACK ?
+			 cprof_prune_new(profile->drop_frames, profile->keep_frames) :
+			 NULL,
 	};
 	size_t i;
 
@@ -308,6 +379,7 @@ static int gperf_to_dist(struct cprof_profile *profile, const struct cprof_key_o
 	g_string_chunk_free(k.strings);
 	g_string_free(k.scratch, TRUE);
 	g_string_free(k.stack_key, TRUE);
+	cprof_prune_free(k.prune);
 	free(k.names);
 	return 0;
 }

@@ -24,6 +24,7 @@ bool cprof_loader_option(struct cprof_loader *loader, int opt, const char *arg)
 	switch (opt) {
 	case CPROF_OPT_BINARY:
 		loader->binary = arg;
+		loader->read.binary = arg;
 		return true;
 	case CPROF_OPT_BY:
 		by = cprof_by_parse(arg);

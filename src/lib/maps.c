@@ -116,6 +116,7 @@ static void add_mapping(struct cprof_maps *maps, uint64_t start, uint64_t end, u
 	m->start = start;
 	m->end = end;
 	m->offset = offset;
+	m->link_time = false;
 	m->path = cprof_utf8_sanitize(path, path_len, &replaced);
 	m->basename = path_basename(m->path);
 	/* The file is found by its raw bytes; a NUL byte cannot name one. */
@@ -214,6 +215,14 @@ void cprof_maps_finish(struct cprof_maps *maps)
 	}
 	if (maps->count > 1)
 		qsort(maps->mappings, maps->count, sizeof(*maps->mappings), mapping_cmp);
+}
+
+void cprof_maps_add_link_time(struct cprof_maps *maps, const char *path)
+{
+	add_mapping(maps, 1, UINT64_MAX, 1, path, strlen(path));
+	maps->mappings[maps->count - 1].link_time = true;
+	g_free(maps->main_path);
+	maps->main_path = g_strdup(maps->mappings[maps->count - 1].file);
 }
 
 const struct cprof_mapping *cprof_maps_find(const struct cprof_maps *maps, uint64_t addr)

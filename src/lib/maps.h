@@ -16,6 +16,9 @@ struct cprof_mapping {
 	char *file;            /* the path's bytes as the profile has them, to
 				* open the file by: == path when it is valid
 				* UTF-8, else owned */
+	bool link_time;        /* addresses are the file's link-time ones, not
+				* mapped: pprof's fake mapping of a profile
+				* without maps (cprof_maps_add_link_time) */
 };
 
 struct cprof_maps {
@@ -35,6 +38,12 @@ void cprof_maps_add_line(struct cprof_maps *maps, const char *line, size_t len);
  * as pprof does: the first mapping with a path that is neither a shared
  * object (*.so*) nor bracketed ([vdso]). */
 void cprof_maps_finish(struct cprof_maps *maps);
+
+/* Adds pprof's fake mapping of a profile that carries no maps: every
+ * address but 0 is the main executable `path`'s link-time address (as
+ * pprof reads Go's debug=1 heap profile with the program named); `path`
+ * becomes the main path.  Call it after cprof_maps_finish, on no maps. */
+void cprof_maps_add_link_time(struct cprof_maps *maps, const char *path);
 
 /* Returns the mapping holding `addr`, or NULL. */
 const struct cprof_mapping *cprof_maps_find(const struct cprof_maps *maps, uint64_t addr);

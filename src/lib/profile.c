@@ -9,6 +9,7 @@
 #include "dist.h"
 #include "flatjson.h"
 #include "folded.h"
+#include "formats.h"
 #include "gperf.h"
 #include "heap.h"
 #include "input.h"
@@ -111,9 +112,40 @@ static int check_labels(const struct cprof_profile *profile,
 	return 0;
 }
 
+/* A gperftools or Go text profile that carries no maps (Go's debug=1
+ * heap profile): with --binary its addresses are the binary's link-time
+ * ones, as pprof reads them with the program named. */
+static void map_binary(struct cprof_profile *profile, const struct cprof_read_options *options)
+{
+	if (options && options->binary && profile->maps.count == 0 &&
+	    (profile->format == CPROF_FORMAT_GPERF || profile->format == CPROF_FORMAT_HEAP))
+		cprof_maps_add_link_time(&profile->maps, options->binary);
+}
+
 struct cprof_profile *cprof_profile_read(const char *name, struct cprof_error *err)
 {
 	return cprof_profile_read_with(name, NULL, err);
+}
+
+/* How much of the start of a folded input is kept to name it by if it
+ * fails to read (formats.h: a first line of another format can look
+ * like a folded one, "goroutine profile: total 4"). */
+enum { FOREIGN_HEAD = 1024 };
+
+/* Reads folded stacks; a failure on an input of a format that cprof does
+ * not read names that format instead. */
+static int read_folded(struct cprof_input *in, struct cprof_profile *profile,
+		       struct cprof_error *err)
+{
+	unsigned char head[FOREIGN_HEAD];
+	size_t len = cprof_input_avail(in) < sizeof(head) ? cprof_input_avail(in) : sizeof(head);
+	const struct cprof_foreign *foreign;
+
+	memcpy(head, cprof_input_data(in), len);
+	if (cprof_folded_read(in, profile, err) == 0)
+		return 0;
+	foreign = cprof_format_foreign(head, len);
+	return foreign ? cprof_format_refuse(foreign, profile->source, err) : -1;
 }
 
 /* Reads a text input (flat JSON or folded stacks), or a profile.proto
@@ -123,9 +155,16 @@ static int read_text(struct cprof_input *in, struct cprof_profile *profile,
 {
 	const char *request = options ? options->sample_index : NULL, *why = NULL;
 	int format = sniff_text(in, &why, err), status = -1;
+	const struct cprof_foreign *foreign = NULL;
 
 	if (format == -2 && cprof_perfscript_sniff(cprof_input_data(in), cprof_input_avail(in)))
 		return cprof_perfscript_read(in, profile, request, err);
+	/* Not text cprof reads, or JSON that names no "cprof": another
+	 * format's first bytes name it before anything is parsed. */
+	if (format == -2 || format == CPROF_FORMAT_FLAT)
+		foreign = cprof_format_foreign(cprof_input_data(in), cprof_input_avail(in));
+	if (foreign)
+		return cprof_format_refuse(foreign, profile->source, err);
 	if (format == -2 && cprof_proto_sniff(cprof_input_data(in), cprof_input_avail(in)))
 		return cprof_proto_read(in, profile, options, err);
 	if (format == -2) {
@@ -138,7 +177,7 @@ static int read_text(struct cprof_input *in, struct cprof_profile *profile,
 		if (status == 0)
 			status = check_flat_index(profile, request, err);
 	} else if (format == CPROF_FORMAT_FOLDED) {
-		status = cprof_folded_read(in, profile, err);
+		status = read_folded(in, profile, err);
 		if (status == 0)
 			status = check_samples_index(request, err);
 	}
@@ -193,6 +232,8 @@ struct cprof_profile *cprof_profile_read_with(const char *name,
 	cprof_input_close(&in);
 	if (status == 0)
 		status = check_labels(profile, options, err);
+	if (status == 0)
+		map_binary(profile, options);
 	if (status < 0) {
 		cprof_profile_free(profile);
 		return NULL;

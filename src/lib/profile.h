@@ -55,6 +55,10 @@ struct cprof_profile {
 	bool replaced_utf8;    /* names were not valid UTF-8 */
 	char *sample_type;     /* "TYPE/UNIT" of the counts, owned; NULL: samples/count */
 	bool exact_pcs;        /* no PC is a return address: none is looked up at PC-1 */
+	/* pprof's DropFrames and KeepFrames (prune.h): the frames of function
+	 * names matching drop_frames, not keep_frames, are cut with all
+	 * beneath them; static strings, or NULL: none. */
+	const char *drop_frames, *keep_frames;
 	struct cprof_locations *locations; /* profile.proto: stacks hold their indexes */
 	const char **labels;   /* --by=label:KEY: the key of stacks[i] (g_free the array) */
 	/* The values of the options' row_labels the samples of stacks[i]
@@ -72,6 +76,8 @@ struct cprof_read_options {
 	const char *label_key;         /* --by=label:KEY: the KEY, or NULL */
 	const char *const *row_labels; /* --rows --label NAME: the NAMEs */
 	size_t num_row_labels;
+	const char *binary;            /* --binary FILE: a profile without maps is its
+					* link-time addresses; or NULL */
 };
 
 /* Reads the input `name` ("-" is standard input), detecting its format by

@@ -294,6 +294,26 @@ static bool offset_to_vaddr(const struct dso *dso, uint64_t offset, uint64_t *va
 	return false;
 }
 
+/* The link-time address of `addr` in `mapping`: the address itself for
+ * a link-time mapping (where a PT_LOAD segment holds it), else through
+ * its file offset; false when none. */
+static bool mapping_vaddr(const struct dso *dso, const struct cprof_mapping *mapping,
+			  uint64_t addr, uint64_t *vaddr)
+{
+	size_t i;
+
+	if (!mapping->link_time)
+		return offset_to_vaddr(dso, addr - mapping->start + mapping->offset, vaddr);
+	for (i = 0; i < dso->num_segments; i++) {
+		if (addr >= dso->segments[i].vaddr &&
+		    addr - dso->segments[i].vaddr < dso->segments[i].filesz) {
+			*vaddr = addr;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* Interns `text` as valid UTF-8, each bad byte replaced by U+FFFD. */
 static const char *intern_utf8(struct cprof_symbolizer *s, const char *text)
 {
@@ -699,7 +719,7 @@ size_t cprof_symbolize(struct cprof_symbolizer *s, const struct cprof_mapping *m
 	uint64_t vaddr;
 
 	*frames = NULL;
-	if (!dso->usable || !offset_to_vaddr(dso, addr - mapping->start + mapping->offset, &vaddr))
+	if (!dso->usable || !mapping_vaddr(dso, mapping, addr, &vaddr))
 		return 0;
 	answer = g_hash_table_lookup(dso->answers, &vaddr);
 	if (!answer) {

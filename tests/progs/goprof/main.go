@@ -2,7 +2,9 @@
 // (gzip-compressed profile.proto), for tests/go-pprof.test.  hot() burns
 // about three times the CPU of warm(), each under a label phase=hot or
 // phase=warm (pprof.Do); keepBig() keeps 20 MiB and keepSmall() 5 MiB in
-// 512-byte blocks.  The standard library only.
+// 512-byte blocks.  Given a third file, it writes the same heap profile
+// there as text too (debug=1), for tests/go-heap-text.test.  The standard
+// library only.
 package main
 
 import (
@@ -72,7 +74,23 @@ func main() {
 		panic(err)
 	}
 	heap.Close()
+	if len(os.Args) > 3 {
+		writeHeapText(os.Args[3])
+	}
 	if s == 1 {
 		println(s)
 	}
+}
+
+// writeHeapText writes the heap profile to name as text (debug=1): the
+// legacy heap profile of addresses, without maps.
+func writeHeapText(name string) {
+	text, err := os.Create(name)
+	if err != nil {
+		panic(err)
+	}
+	if err := pprof.Lookup("heap").WriteTo(text, 1); err != nil {
+		panic(err)
+	}
+	text.Close()
 }
