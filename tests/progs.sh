@@ -117,3 +117,18 @@ share_within() {
 total_of() {
 	cprof-flat -c --by=dso "$1" | sed 's/.*"total":\([0-9]*\).*/\1/'
 }
+
+# same_share KA NA KB NB: KA samples of NA and KB of NB are shares that
+# one share explains, as two runs of one program are: they differ by 5.5
+# standard deviations of the difference or less, sqrt(p (1 - p) (1/NA +
+# 1/NB)) at the pooled share p (a normal tail of 4e-8; a difference of
+# two binomials is nearly symmetric, and libprofiler's ticks vary less
+# than binomial draws).
+same_share() {
+	awk -v ka="$1" -v na="$2" -v kb="$3" -v nb="$4" 'BEGIN {
+		if (na <= 0 || nb <= 0) exit 1
+		p = (ka + kb) / (na + nb)
+		d = ka / na - kb / nb
+		exit !((d < 0 ? -d : d) <= 5.5 * sqrt(p * (1 - p) * (1 / na + 1 / nb)))
+	}'
+}
