@@ -83,3 +83,52 @@ count_of() {
 	awk -v k="$2" '{ c = $NF; sub(/ [0-9]+$/, ""); if ($0 == k) { print c; found = 1 } }
 		END { if (!found) print 0 }' "$1"
 }
+
+# share_within K N LO HI: K samples of N are a share that a binomial draw
+# with a share between LO and HI gives with a probability of 1e-7 or more
+# on the side K lies (K/N below LO: P(X <= K) at LO; above HI: P(X >= K) at
+# HI; X ~ Binomial(N, share)).  A multinomial count is binomial key by
+# key, so a check of a true claim fails with probability below 1e-7; the
+# exact tail, not 5 normal sd, which on 80 samples at 0.9 fail 1.6e-5 of
+# the time.  libprofiler's ticks come at even steps of CPU time and vary
+# less than binomial draws, which only makes the bound more conservative.
+share_within() {
+	awk -v k="$1" -v n="$2" -v lo="$3" -v hi="$4" '
+	function cdf(k, n, p,   i, lp, s) {
+		if (p <= 0) return 1
+		if (p >= 1) return k >= n
+		lp = n * log(1 - p)
+		s = exp(lp)
+		for (i = 0; i < k; i++) {
+			lp += log((n - i) / (i + 1)) + log(p / (1 - p))
+			s += exp(lp)
+		}
+		return s
+	}
+	BEGIN {
+		if (n <= 0 || k < 0 || k > n) exit 1
+		if (k / n < lo) exit !(cdf(k, n, lo) >= 1e-7)
+		if (k / n > hi) exit !(cdf(n - k, n, 1 - hi) >= 1e-7)
+		exit 0
+	}'
+}
+
+# total_of PROFILE: its number of samples.
+total_of() {
+	cprof-flat -c --by=dso "$1" | sed 's/.*"total":\([0-9]*\).*/\1/'
+}
+
+# same_share KA NA KB NB: KA samples of NA and KB of NB are shares that
+# one share explains, as two runs of one program are: they differ by 5.5
+# standard deviations of the difference or less, sqrt(p (1 - p) (1/NA +
+# 1/NB)) at the pooled share p (a normal tail of 4e-8; a difference of
+# two binomials is nearly symmetric, and libprofiler's ticks vary less
+# than binomial draws).
+same_share() {
+	awk -v ka="$1" -v na="$2" -v kb="$3" -v nb="$4" 'BEGIN {
+		if (na <= 0 || nb <= 0) exit 1
+		p = (ka + kb) / (na + nb)
+		d = ka / na - kb / nb
+		exit !((d < 0 ? -d : d) <= 5.5 * sqrt(p * (1 - p) * (1 / na + 1 / nb)))
+	}'
+}
