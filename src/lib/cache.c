@@ -70,7 +70,7 @@ static uint64_t checksum(const struct header *h, const void *key, size_t key_len
 	uint64_t sum;
 
 	if (!state)
-		cprof_die("out of memory");
+		cprof_die_oom();
 	XXH3_64bits_reset(state);
 	XXH3_64bits_update(state, h, offsetof(struct header, checksum));
 	XXH3_64bits_update(state, key, key_len);

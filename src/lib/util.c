@@ -368,33 +368,16 @@ void cprof_print_version(void)
 	exit(cprof_finish_output(EXIT_OK));
 }
 
-/* Length of the valid UTF-8 sequence at s (at most len bytes), or 0. */
+/* Length of the valid UTF-8 sequence at s (at most len bytes), or 0
+ * (GLib's decoder: overlong forms, surrogates and what lies past
+ * U+10FFFF are not valid). */
 static size_t utf8_sequence(const unsigned char *s, size_t len)
 {
-	size_t need, i;
-	uint32_t cp;
+	gunichar c = g_utf8_get_char_validated((const char *)s, (gssize)len);
 
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		need = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		need = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		need = 4, cp = s[0] & 0x07;
-	else
+	if (c == (gunichar)-1 || c == (gunichar)-2)
 		return 0;
-	if (len < need)
-		return 0;
-	for (i = 1; i < need; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((need == 3 && cp < 0x800) || (need == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return need;
+	return (size_t)g_utf8_skip[s[0]];
 }
 
 char *cprof_utf8_sanitize(const char *s, size_t len, bool *replaced)

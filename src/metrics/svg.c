@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib.h>
+
 #include "svg.h"
 #include "lib/util.h"
 
@@ -46,41 +48,17 @@ struct text {
 	size_t len;
 };
 
-/* Decodes one UTF-8 sequence at p (avail bytes); its length, or 0 when it
- * is not a valid one (overlong, a surrogate, past U+10FFFF, cut short). */
+/* Decodes one UTF-8 sequence at p (avail bytes) with GLib; its length,
+ * or 0 when it is not a valid one (overlong, a surrogate, past U+10FFFF,
+ * cut short). */
 static size_t decode_one(const unsigned char *p, size_t avail, uint32_t *out)
 {
-	static const uint32_t least[] = { 0, 0, 0x80, 0x800, 0x10000 };
-	size_t n, i;
-	uint32_t c;
+	gunichar c = g_utf8_get_char_validated((const char *)p, (gssize)avail);
 
-	if (p[0] < 0x80) {
-		*out = p[0];
-		return 1;
-	}
-	if ((p[0] & 0xe0) == 0xc0) {
-		n = 2;
-		c = p[0] & 0x1f;
-	} else if ((p[0] & 0xf0) == 0xe0) {
-		n = 3;
-		c = p[0] & 0x0f;
-	} else if ((p[0] & 0xf8) == 0xf0) {
-		n = 4;
-		c = p[0] & 0x07;
-	} else {
-		return 0;
-	}
-	if (n > avail)
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		c = (c << 6) | (p[i] & 0x3f);
-	}
-	if (c < least[n] || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+	if (c == (gunichar)-1 || c == (gunichar)-2)
 		return 0;
 	*out = c;
-	return n;
+	return (size_t)g_utf8_skip[p[0]];
 }
 
 /* Whether a character may stand in a name as it is: XML 1.0 holds it, and
@@ -147,21 +125,9 @@ static size_t columns(const char *s)
 /* Writes one character as UTF-8, unescaped. */
 static void put_utf8(FILE *out, uint32_t c)
 {
-	if (c < 0x80) {
-		putc((int)c, out);
-	} else if (c < 0x800) {
-		putc((int)(0xc0 | (c >> 6)), out);
-		putc((int)(0x80 | (c & 0x3f)), out);
-	} else if (c < 0x10000) {
-		putc((int)(0xe0 | (c >> 12)), out);
-		putc((int)(0x80 | ((c >> 6) & 0x3f)), out);
-		putc((int)(0x80 | (c & 0x3f)), out);
-	} else {
-		putc((int)(0xf0 | (c >> 18)), out);
-		putc((int)(0x80 | ((c >> 12) & 0x3f)), out);
-		putc((int)(0x80 | ((c >> 6) & 0x3f)), out);
-		putc((int)(0x80 | (c & 0x3f)), out);
-	}
+	char bytes[6];
+
+	fwrite(bytes, 1, (size_t)g_unichar_to_utf8(c, bytes), out);
 }
 
 /* Writes one character escaped for XML text and attribute values. */
@@ -259,7 +225,7 @@ static char *format(const char *fmt, ...)
 	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
 	if (n < 0)
-		cprof_die("out of memory");
+		cprof_die_oom();
 	s = cprof_xmalloc((size_t)n + 1);
 	va_start(ap, fmt);
 	vsnprintf(s, (size_t)n + 1, fmt, ap);
@@ -276,10 +242,10 @@ static char *source_name(const char *source)
 	FILE *mem = open_memstream(&s, &size);
 
 	if (!mem)
-		cprof_die("out of memory");
+		cprof_die_oom();
 	fit(mem, source, SOURCE_CAP, true, false);
 	if (fclose(mem) != 0)
-		cprof_die("out of memory");
+		cprof_die_oom();
 	return s;
 }
 
