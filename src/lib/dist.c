@@ -226,7 +226,7 @@ void cprof_dist_merge(struct cprof_dist *into, const struct cprof_dist *from)
 	into->total += from->total;
 }
 
-int cprof_entry_cmp(const void *a, const void *b)
+static int entry_cmp(const void *a, const void *b)
 {
 	const struct cprof_entry *x = *(const struct cprof_entry *const *)a;
 	const struct cprof_entry *y = *(const struct cprof_entry *const *)b;
@@ -240,7 +240,7 @@ void cprof_dist_sort(struct cprof_dist *dist)
 {
 	if (dist->sorted)
 		return;
-	cprof_ptrs_sort(&dist->entries, cprof_entry_cmp);
+	cprof_ptrs_sort(&dist->entries, entry_cmp);
 	dist->sorted = true;
 }
 

@@ -94,7 +94,4 @@ void cprof_dist_sort(struct cprof_dist *dist);
  * --top); 0 for a cumulative one. */
 uint64_t cprof_dist_other(const struct cprof_dist *dist);
 
-/* Orders entries as cprof_dist_sort does, for qsort over entry pointers. */
-int cprof_entry_cmp(const void *a, const void *b);
-
 #endif

@@ -164,7 +164,7 @@ static int read_sample_type(json_t *root, struct cprof_dist *dist, struct cprof_
 	return 0;
 }
 
-struct cprof_dist *cprof_json_to_dist(json_t *root, struct cprof_error *err)
+static struct cprof_dist *json_to_dist(json_t *root, struct cprof_error *err)
 {
 	struct cprof_dist *dist = read_kind(root, err);
 	uint64_t total = 0, other = 0;
@@ -197,7 +197,7 @@ int cprof_flatjson_read(struct cprof_input *in, struct cprof_profile *profile,
 		return cprof_error_set(err, "invalid JSON at column %d (byte %d): %s", json_err.column,
 				       json_err.position, json_err.text);
 	}
-	profile->flat = cprof_json_to_dist(root, err);
+	profile->flat = json_to_dist(root, err);
 	json_decref(root);
 	if (!profile->flat)
 		return -1;

@@ -17,9 +17,4 @@
 int cprof_flatjson_read(struct cprof_input *in, struct cprof_profile *profile,
 			struct cprof_error *err);
 
-/* Reads what cprof_json_flat wrote back into a new distribution; NULL
- * with `err` set (naming the JSON path of the fault) when `root` is not
- * one. */
-struct cprof_dist *cprof_json_to_dist(json_t *root, struct cprof_error *err);
-
 #endif

@@ -15,6 +15,8 @@
 
 #include "util.h"
 
+static void print_version(void) __attribute__((noreturn));
+
 const char *cprof_progname = "cprof";
 
 /* The input being read, for a message about running out of memory. */
@@ -220,7 +222,7 @@ bool cprof_parse_u64(const char *s, uint64_t *out)
 	return true;
 }
 
-bool cprof_parse_double(const char *s, double *out)
+static bool parse_double(const char *s, double *out)
 {
 	double value;
 	char *end;
@@ -245,7 +247,7 @@ bool cprof_output_option(int opt, bool *compact, bool *text)
 		*text = true;
 		return true;
 	case 'V':
-		cprof_print_version();
+		print_version();
 	default:
 		return false;
 	}
@@ -299,7 +301,7 @@ double cprof_option_double(const char *option, const char *arg)
 {
 	double value;
 
-	if (!cprof_parse_double(arg, &value))
+	if (!parse_double(arg, &value))
 		cprof_die("%s: not a number: '%s'", option, arg);
 	return value;
 }
@@ -351,7 +353,7 @@ static void print_library(const char *name, size_t len)
 	printf("%.*s (version unknown)\n", (int)len, name);
 }
 
-void cprof_print_version(void)
+static void print_version(void)
 {
 	const char *name = program_libraries;
 	size_t len;

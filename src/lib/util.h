@@ -84,9 +84,6 @@ bool cprof_output_option(int opt, bool *compact, bool *text);
 /* Parses a whole decimal unsigned number; false on junk or overflow. */
 bool cprof_parse_u64(const char *s, uint64_t *out);
 
-/* Parses a whole finite floating-point number; false otherwise. */
-bool cprof_parse_double(const char *s, double *out);
-
 /* Dies with one line for the option getopt_long refused (called with
  * opterr = 0 and an optstring starting with ':'): `opt` is what getopt_long
  * returned, ':' for a missing argument, else '?'; `longopts` its table. */
@@ -104,10 +101,6 @@ int cprof_finish_output(int status);
 /* Names the libraries, beyond GLib and jansson, that --version lists for
  * this program ("elfutils xxHash GSL"); not copied. */
 void cprof_set_libraries(const char *names);
-
-/* Prints "PROG (cprof) VERSION", then "LIBRARY VERSION" for each library
- * the program is built with, and exits 0. */
-void cprof_print_version(void) __attribute__((noreturn));
 
 /* Returns a newly allocated copy of `s` (of `len` bytes) that is valid
  * UTF-8, each invalid byte replaced by U+FFFD; *replaced is set when any

@@ -38,11 +38,6 @@ struct cprof_sched;
  * with err->line, "JSON.PATH: what is wrong", or "out of memory". */
 struct cprof_sched *cprof_sched_read(const char *source, struct cprof_error *err);
 
-/* Validates the problem `root` and builds its LP.  The problem takes a
- * reference to `root`, whose names it keeps, and leaves it unchanged.
- * NULL with `err` set as for cprof_sched_read. */
-struct cprof_sched *cprof_sched_from_json(json_t *root, struct cprof_error *err);
-
 /* Solves the LP with CLP's dual simplex (sched-solve.h), its log
  * silenced.  Returns the status, or CPROF_SCHED_UNSOLVED with `err` set
  * when the solver gave up or ran out of memory ("out of memory"). */

@@ -14,6 +14,8 @@
 #include "lib/input.h"
 #include "sched-int.h"
 
+static struct cprof_sched *sched_from_json(json_t *root, struct cprof_error *err);
+
 /* Reading. */
 
 enum { PATH_MAX_DEPTH = 64 };
@@ -179,7 +181,7 @@ struct cprof_sched *cprof_sched_read(const char *source, struct cprof_error *err
 	cprof_input_close(&in);
 	if (!root)
 		return NULL;
-	sched = cprof_sched_from_json(root, err);
+	sched = sched_from_json(root, err);
 	/* The tree is this function's own: the names stay in it, and the
 	 * matrix, in the columns now, goes (a large part of the memory). */
 	if (sched)
@@ -431,7 +433,7 @@ static int read_cpi(struct cprof_sched *sched, struct cprof_error *err)
 	return build_columns(sched, cpi, columns, err);
 }
 
-struct cprof_sched *cprof_sched_from_json(json_t *root, struct cprof_error *err)
+static struct cprof_sched *sched_from_json(json_t *root, struct cprof_error *err)
 {
 	static const char *const known[] = { "platforms", "apps", "cpi", NULL };
 	struct cprof_sched *sched;

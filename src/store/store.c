@@ -72,7 +72,7 @@ static void check_version(struct cprof_store *store)
 		  " (cprof-store init a new one and load the profiles again)", store->url, line);
 }
 
-struct cprof_store *cprof_store_open(const char *url, bool create)
+static struct cprof_store *store_open(const char *url, bool create)
 {
 	struct cprof_store *store = cprof_xcalloc(1, sizeof(*store));
 	char *dims;
@@ -97,7 +97,7 @@ struct cprof_store *cprof_store_open(const char *url, bool create)
 	return store;
 }
 
-void cprof_store_close(struct cprof_store *store)
+static void store_close(struct cprof_store *store)
 {
 	if (!store)
 		return;
@@ -126,7 +126,7 @@ void cprof_store_init(const char *url, const char *dims_arg, const char *cluster
 			if (strcmp(dims[i], dims[j]) == 0)
 				cprof_die("--dims: '%s': named twice", dims[i]);
 	}
-	store = cprof_store_open(url, true);
+	store = store_open(url, true);
 	{
 		char *there = store->ops->meta(store, "dims");
 
@@ -134,7 +134,7 @@ void cprof_store_init(const char *url, const char *dims_arg, const char *cluster
 			cprof_die("%s: a cprof store already (dimensions %s)", url, there);
 	}
 	store->ops->init(store, (const char *const *)dims, n, cluster);
-	cprof_store_close(store);
+	store_close(store);
 	g_strfreev(dims);
 }
 
@@ -222,7 +222,7 @@ static void load_dims_init(struct load_dims *dims, const struct cprof_store *sto
 void cprof_store_load(const char *url, struct cprof_loader *loader, const struct cprof_ptrs *tags,
 		      const struct cprof_ptrs *labels, const char *date, char **operands, int count)
 {
-	struct cprof_store *store = cprof_store_open(url, false);
+	struct cprof_store *store = store_open(url, false);
 	struct load_dims dims;
 	char *load_id;
 	int i;
@@ -257,7 +257,7 @@ void cprof_store_load(const char *url, struct cprof_loader *loader, const struct
 	free(dims.values);
 	free(dims.tagged);
 	free(dims.label_dim);
-	cprof_store_close(store);
+	store_close(store);
 }
 
 /* A name --where and --group take: a dimension, date, profile or
@@ -587,7 +587,7 @@ static void note_sources(const char *url, struct group *group)
 void cprof_store_query(const char *url, const struct cprof_store_query_spec *spec,
 		       struct cprof_store_result *result)
 {
-	struct cprof_store *store = cprof_store_open(url, false);
+	struct cprof_store *store = store_open(url, false);
 	char **group_names = spec->group ? g_strsplit(spec->group, ",", -1) : g_new0(char *, 1);
 	struct query query = { store, spec->by, g_strv_length(group_names), NULL };
 	bool joined = false;
@@ -614,7 +614,7 @@ void cprof_store_query(const char *url, const struct cprof_store_query_spec *spe
 	g_ptr_array_free(sorted, TRUE);
 	g_hash_table_destroy(query.groups);
 	g_string_free(where, TRUE);
-	cprof_store_close(store);
+	store_close(store);
 }
 
 static void free_result_group(void *data)

@@ -155,14 +155,6 @@ void cprof_store_query(const char *url, const struct cprof_store_query_spec *spe
 /* Frees what `result` holds and leaves it empty. */
 void cprof_store_result_clear(struct cprof_store_result *result);
 
-/* Opens the store named by `url` (clickhouse://HOST[:PORT][/DATABASE], else
- * a SQLite file); `create`: for init, else a store must be there and its
- * dimensions are read.  Free with cprof_store_close. */
-struct cprof_store *cprof_store_open(const char *url, bool create);
-
-/* Closes a store; accepts NULL. */
-void cprof_store_close(struct cprof_store *store);
-
 extern const struct cprof_store_ops cprof_store_sqlite;
 extern const struct cprof_store_ops cprof_store_clickhouse;
 
