@@ -25,6 +25,9 @@
 #include <gsl/gsl_rng.h>
 
 #include "metrics/signif.h"
+#include "metrics/json-metrics.h"
+#include "metrics/judge.h"
+#include "metrics/options.h"
 #include "metrics/stats.h"
 
 /* The rules as the programs apply them by default. */

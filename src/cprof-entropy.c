@@ -9,6 +9,9 @@
 
 #include "lib/json.h"
 #include "lib/load.h"
+#include "metrics/json-metrics.h"
+#include "metrics/judge.h"
+#include "metrics/options.h"
 #include "metrics/stats.h"
 #include "metrics/svg.h"
 

@@ -15,6 +15,9 @@
 
 #include "lib/json.h"
 #include "lib/load.h"
+#include "metrics/json-metrics.h"
+#include "metrics/judge.h"
+#include "metrics/options.h"
 #include "metrics/stats.h"
 
 enum { OPT_FACTOR = 512, OPT_MARGIN, OPT_RULE };

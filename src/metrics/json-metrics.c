@@ -7,7 +7,8 @@
 #include <string.h>
 
 #include "lib/json.h"
-#include "stats.h"
+#include "json-metrics.h"
+#include "options.h"
 
 static json_t *new_object(void)
 {

@@ -185,26 +185,6 @@ void cprof_stability_compute(const double *values, const double *se, size_t n,
 	out->sampling_sd = sqrt(squares / (double)n);
 }
 
-static const char *const keys_names[] = {
-	[CPROF_KEYS_UNION] = "union",
-	[CPROF_KEYS_A] = "a",
-};
-
-const char *cprof_keys_name(enum cprof_keys keys)
-{
-	return keys_names[keys];
-}
-
-int cprof_keys_parse(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < G_N_ELEMENTS(keys_names); i++)
-		if (strcmp(name, keys_names[i]) == 0)
-			return (int)i;
-	return -1;
-}
-
 static int key_cmp(const void *x, const void *y)
 {
 	return strcmp(*(const char *const *)x, *(const char *const *)y);
@@ -240,9 +220,7 @@ static double share(uint64_t count, uint64_t total)
 	return total > 0 ? (double)count / (double)total : 0.0;
 }
 
-/* Every key with samples in A or B, in bytewise order (newly allocated),
- * their count in *n, and their counts as pairs (newly allocated). */
-static const char **union_keys(const struct cprof_dist *a, const struct cprof_dist *b, size_t *n,
+const char **cprof_diff_keys(const struct cprof_dist *a, const struct cprof_dist *b, size_t *n,
 			       struct cprof_pair **pairs)
 {
 	const char **keys = cprof_xcalloc(a->entries.len + b->entries.len + 1, sizeof(*keys));
@@ -303,7 +281,7 @@ struct cprof_diff *cprof_diff_compute(struct cprof_dist *a, struct cprof_dist *b
 
 	cprof_dist_sort(a);
 	cprof_dist_sort(b);
-	names = union_keys(a, b, &n, &pairs);
+	names = cprof_diff_keys(a, b, &n, &pairs);
 	chosen = cprof_xcalloc(n + 1, 1);
 	/* The one top-k Manhattan distance, the calibrated nulls' too. */
 	diff->manhattan = cprof_manhattan_choose(pairs, n, a->total, b->total, k,
@@ -337,29 +315,6 @@ void cprof_diff_free(struct cprof_diff *diff)
 	free(diff);
 }
 
-bool cprof_compare_option(int opt, const char *arg, size_t *k, enum cprof_keys *keys)
-{
-	uint64_t value;
-	int parsed;
-
-	switch (opt) {
-	case 'k':
-		value = cprof_option_u64("-k", arg);
-		if (value > SIZE_MAX)
-			cprof_die("-k: too large: '%s'", arg);
-		*k = (size_t)value;
-		return true;
-	case CPROF_OPT_KEYS:
-		parsed = cprof_keys_parse(arg);
-		if (parsed < 0)
-			cprof_die("--keys: must be union or a, not '%s'", arg);
-		*keys = (enum cprof_keys)parsed;
-		return true;
-	default:
-		return false;
-	}
-}
-
 const double *cprof_entropy_bits(struct cprof_dist *dist, double *out)
 {
 	struct cprof_entropy entropy;
@@ -370,210 +325,3 @@ const double *cprof_entropy_bits(struct cprof_dist *dist, double *out)
 	return out;
 }
 
-bool cprof_signif_option(int opt, const char *arg, struct cprof_signif_options *options)
-{
-	double value;
-
-	switch (opt) {
-	case CPROF_OPT_ALPHA:
-		value = cprof_option_double("--alpha", arg);
-		if (!(value > 0 && value < 1))
-			cprof_die("--alpha: must be above 0 and below 1, not '%s'", arg);
-		options->alpha = value;
-		return true;
-	case CPROF_OPT_MIN_EFFECT:
-		value = cprof_option_double("--min-effect", arg);
-		if (!(value >= 0 && value < 1))
-			cprof_die("--min-effect: must be at least 0 and below 1, not '%s'", arg);
-		options->min_effect = value;
-		return true;
-	case CPROF_OPT_DISPERSION:
-		value = cprof_option_double("--dispersion", arg);
-		if (!(value >= 1))
-			cprof_die("--dispersion: must be at least 1, not '%s'", arg);
-		options->dispersion = value;
-		return true;
-	default:
-		return false;
-	}
-}
-
-void cprof_warnings_add(struct cprof_warnings *warnings, const char *fmt, ...)
-{
-	char *text;
-	va_list ap;
-
-	if (warnings->count >= CPROF_MAX_WARNINGS)
-		return;
-	text = warnings->text[warnings->count++];
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof(warnings->text[0]), fmt, ap);
-	va_end(ap);
-}
-
-void cprof_warnings_print(const struct cprof_warnings *warnings)
-{
-	size_t i;
-
-	for (i = 0; i < warnings->count; i++)
-		cprof_warn("%s", warnings->text[i]);
-}
-
-/* A count of `units` a sample in samples, rounded. */
-static uint64_t in_samples(uint64_t count, double units)
-{
-	return units == 1 ? count : (uint64_t)llround((double)count / units);
-}
-
-/* Every key with samples in A or B, in bytewise order, and their counts;
- * a key absent from a truncated side is not known there. */
-static void gather_keys(struct cprof_judgement *j, const struct cprof_dist *a,
-			const struct cprof_dist *b)
-{
-	bool a_truncated = cprof_dist_other(a) > 0, b_truncated = cprof_dist_other(b) > 0;
-	guint i;
-
-	j->keys = cprof_xcalloc(a->entries.len + b->entries.len + 1, sizeof(*j->keys));
-	for (i = 0; i < a->entries.len; i++) {
-		const struct cprof_entry *entry = a->entries.items[i];
-
-		if (entry->count > 0)
-			j->keys[j->count++] = entry->key;
-	}
-	for (i = 0; i < b->entries.len; i++) {
-		const struct cprof_entry *entry = b->entries.items[i];
-
-		if (entry->count > 0 && count_in(a, entry->key) == 0)
-			j->keys[j->count++] = entry->key;
-	}
-	qsort(j->keys, j->count, sizeof(*j->keys), key_cmp);
-	j->pairs = cprof_xcalloc(j->count + 1, sizeof(*j->pairs));
-	for (i = 0; i < j->count; i++) {
-		struct cprof_pair *pair = &j->pairs[i];
-
-		pair->count_a = in_samples(count_in(a, j->keys[i]), j->units_per_sample);
-		pair->count_b = in_samples(count_in(b, j->keys[i]), j->units_per_sample);
-		pair->known = !(pair->count_a == 0 && a_truncated) &&
-			      !(pair->count_b == 0 && b_truncated);
-	}
-}
-
-static const char **find_key(const struct cprof_judgement *j, const char *key)
-{
-	return bsearch(&key, j->keys, j->count, sizeof(*j->keys), key_cmp);
-}
-
-/* Tests the compared keys the correction left out: they are printed. */
-static void test_compared(struct cprof_judgement *j, const struct cprof_diff *diff)
-{
-	size_t i;
-
-	for (i = 0; i < diff->count; i++) {
-		const char **found = find_key(j, diff->entries[i].key);
-
-		if (found)
-			cprof_signif_test(j->signif, j->pairs, (size_t)(found - j->keys), j->total_a,
-					  j->total_b, &j->options);
-	}
-}
-
-/* Warns of a side whose samples are few: a share's 95% sampling interval
- * is up to 1.96 sqrt(phi / 4 total) wide on each side. */
-static void warn_few(struct cprof_judgement *j, const char *side, uint64_t total)
-{
-	double phi = j->options.dispersion;
-
-	if ((double)total / phi < 1000)
-		cprof_warnings_add(&j->warnings,
-				   "%s has %" PRIu64 " samples: shares move by up to %.2g by "
-				   "sampling alone", side, total, 1.96 * sqrt(phi / (4.0 * (double)total)));
-}
-
-/* The warnings of a tested difference. */
-static void warn_tested(struct cprof_judgement *j, const struct cprof_diff *diff)
-{
-	double ratio = (double)j->total_a / (double)j->total_b;
-	size_t i, unknown = 0, hidden = j->signif->significant;
-
-	warn_few(j, "A", j->total_a);
-	warn_few(j, "B", j->total_b);
-	if (ratio > 20 || ratio < 1.0 / 20)
-		cprof_warnings_add(&j->warnings,
-				   "%s has %.0f times the samples of %s: the smaller side sets "
-				   "what the tests can see", ratio > 1 ? "A" : "B",
-				   ratio > 1 ? ratio : 1 / ratio, ratio > 1 ? "B" : "A");
-	for (i = 0; i < j->count; i++)
-		unknown += !j->pairs[i].known;
-	if (unknown > 0)
-		cprof_warnings_add(&j->warnings,
-				   "%zu keys are absent from a truncated flat, where their count is "
-				   "unknown: they are left out of the tests", unknown);
-	if (j->signif->corrected == 0)
-		cprof_warnings_add(&j->warnings,
-				   "no key holds samples enough to show a change of %g (--min-effect)",
-				   j->options.min_effect);
-	else if (j->signif->gtest.df == 0)
-		cprof_warnings_add(&j->warnings, "too few samples for the G-test: no two cells "
-				   "have an expected count of 5");
-	for (i = 0; i < diff->count; i++) {
-		const struct cprof_key_signif *key = cprof_judgement_key(j, diff->entries[i].key);
-
-		if (key && key->significant)
-			hidden--;
-	}
-	if (hidden > 0)
-		cprof_warnings_add(&j->warnings,
-				   "%zu keys that changed significantly are not among the compared "
-				   "keys (-k 0 shows every key)", hidden);
-}
-
-struct cprof_judgement *cprof_judge(const struct cprof_dist *a, const struct cprof_dist *b,
-				    const struct cprof_diff *diff, size_t k, enum cprof_keys keys,
-				    const struct cprof_signif_options *options)
-{
-	struct cprof_judgement *j = cprof_xcalloc(1, sizeof(*j));
-	double units_a = cprof_dist_units_per_sample(a), units_b = cprof_dist_units_per_sample(b);
-
-	j->options = *options;
-	j->units_per_sample = units_a;
-	if (a->cum || b->cum) {
-		cprof_warnings_add(&j->warnings, "a --cum difference has no significance figures: "
-				   "a sample counts in many keys");
-		return j;
-	}
-	if (units_a == 0 || units_a != units_b) {
-		cprof_warnings_add(&j->warnings, "the counts are %s, not samples of a known period: "
-				   "no tests, intervals or verdict", cprof_dist_sample_type(a));
-		return j;
-	}
-	j->total_a = in_samples(a->total, units_a);
-	j->total_b = in_samples(b->total, units_a);
-	gather_keys(j, a, b);
-	j->signif = cprof_signif_compute(j->pairs, j->count, j->total_a, j->total_b, options);
-	test_compared(j, diff);
-	cprof_manhattan_null(j->pairs, j->count, j->total_a, j->total_b, k, keys == CPROF_KEYS_A,
-			     options->dispersion, options->alpha, 0, &j->null);
-	warn_tested(j, diff);
-	return j;
-}
-
-const struct cprof_key_signif *cprof_judgement_key(const struct cprof_judgement *judgement,
-						   const char *key)
-{
-	const char **found;
-
-	if (!judgement->signif)
-		return NULL;
-	found = find_key(judgement, key);
-	return found ? &judgement->signif->keys[found - judgement->keys] : NULL;
-}
-
-void cprof_judgement_free(struct cprof_judgement *judgement)
-{
-	if (!judgement)
-		return;
-	cprof_signif_free(judgement->signif);
-	free(judgement->pairs);
-	free(judgement->keys);
-	free(judgement);
-}

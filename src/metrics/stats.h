@@ -1,9 +1,7 @@
-/* stats.h: entropy, distances and their JSON, for cprof-entropy and
- * cprof-diff.
- *
- *   stats.c         entropy, the stability summary (GSL), the top-k
- *                   Manhattan distance
- *   json-metrics.c  the entropy and diff JSON shapes of the contract
+/* stats.h: entropy, its stability over several profiles (GSL), and the
+ * top-k Manhattan distance of two distributions.  The tests of a
+ * difference are judge.h's, the options options.h's, the JSON shapes
+ * json-metrics.h's.
  *
  * A key whose count is 0 (a flat JSON input may hold one) is treated as
  * absent everywhere: it is no entry for the entropy and never in a top k. */
@@ -13,13 +11,9 @@
 /* What the metrics link, for cprof_set_libraries. */
 #define CPROF_METRICS_LIBRARIES "GSL"
 
-#include <jansson.h>
-
 #include "lib/dist.h"
 #include "signif.h"
 #include "lib/util.h"
-
-/* stats.c */
 
 /* The base of the logarithm of an entropy: bits, nats or hartleys. */
 enum cprof_base {
@@ -88,11 +82,6 @@ enum cprof_keys {
 	CPROF_KEYS_A,
 };
 
-/* The name of a --keys value ("union", "a"), and back; -1 for an unknown
- * name. */
-const char *cprof_keys_name(enum cprof_keys keys);
-int cprof_keys_parse(const char *name);
-
 /* One compared key. */
 struct cprof_diff_entry {
 	const char *key;       /* points into the distributions compared */
@@ -121,111 +110,17 @@ struct cprof_diff {
 struct cprof_diff *cprof_diff_compute(struct cprof_dist *a, struct cprof_dist *b, size_t k,
 				      enum cprof_keys keys);
 
+/* Every key with samples in `a` or `b`, in bytewise order (newly
+ * allocated, pointing into the distributions), their number in *n, and
+ * their counts as pairs in *pairs (newly allocated; `known` unset). */
+const char **cprof_diff_keys(const struct cprof_dist *a, const struct cprof_dist *b, size_t *n,
+			     struct cprof_pair **pairs);
+
 /* Frees a comparison; accepts NULL. */
 void cprof_diff_free(struct cprof_diff *diff);
-
-/* The comparison and significance options of cprof-diff and
- * cprof-regress (with -k, a short option of their own). */
-enum {
-	CPROF_OPT_ALPHA = 768,
-	CPROF_OPT_MIN_EFFECT,
-	CPROF_OPT_DISPERSION,
-	CPROF_OPT_KEYS,
-};
-
-#define CPROF_COMPARE_LONG_OPTIONS { "keys", required_argument, NULL, CPROF_OPT_KEYS }
-
-/* Takes -k into *k or --keys into *keys; false when `opt` is neither.
- * Dies on a bad value, naming the option. */
-bool cprof_compare_option(int opt, const char *arg, size_t *k, enum cprof_keys *keys);
 
 /* The entropy of `dist` in bits into *out and returns out, or NULL for a
  * --cum distribution (whose entropy is undefined). */
 const double *cprof_entropy_bits(struct cprof_dist *dist, double *out);
-
-#define CPROF_SIGNIF_LONG_OPTIONS                                          \
-	{ "alpha", required_argument, NULL, CPROF_OPT_ALPHA },             \
-	{ "min-effect", required_argument, NULL, CPROF_OPT_MIN_EFFECT }
-
-#define CPROF_SIGNIF_HELP                                                              \
-	"  --alpha A       the level of the tests and intervals (default 0.01)\n"          \
-	"  --min-effect E  the least change of a share that counts (default 0.005)\n"
-
-/* Takes --alpha, --min-effect or --dispersion into *options; false when
- * `opt` is none of them.  Dies on a value out of range, naming the option
- * and the value. */
-bool cprof_signif_option(int opt, const char *arg, struct cprof_signif_options *options);
-
-/* Sentences on what limits an answer. */
-#define CPROF_MAX_WARNINGS 8
-struct cprof_warnings {
-	size_t count;
-	char text[CPROF_MAX_WARNINGS][320];
-};
-
-/* Adds a sentence (dropped past CPROF_MAX_WARNINGS). */
-void cprof_warnings_add(struct cprof_warnings *warnings, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/* Prints each sentence on standard error after the program's name. */
-void cprof_warnings_print(const struct cprof_warnings *warnings);
-
-/* What the samples say of a difference: every key of A or B tested, the
- * null distribution of the distance, and what limits the answer. */
-struct cprof_judgement {
-	struct cprof_signif_options options;
-	size_t count;                  /* keys of A or B with samples */
-	const char **keys;             /* in bytewise order; point into A and B */
-	struct cprof_pair *pairs;      /* their counts, in samples */
-	struct cprof_signif *signif;   /* NULL for a --cum difference */
-	struct cprof_manhattan_null null;
-	struct cprof_warnings warnings;
-	/* Units of the counts a sample is (cprof_dist_units_per_sample: 1 for
-	 * samples/count, the period for a time): the tests take every count
-	 * divided by it (rounded), in samples.  0: the counts are not samples,
-	 * and nothing is tested. */
-	double units_per_sample;
-	uint64_t total_a;              /* the totals in samples */
-	uint64_t total_b;
-};
-
-/* Judges the difference `diff` of `a` and `b` (as cprof_diff_compute made
- * it with `k` and `keys`) under `options`.  A --cum difference gets no
- * tests, and a warning saying so.  Free it with cprof_judgement_free; its
- * keys point into `a` and `b`. */
-struct cprof_judgement *cprof_judge(const struct cprof_dist *a, const struct cprof_dist *b,
-				    const struct cprof_diff *diff, size_t k, enum cprof_keys keys,
-				    const struct cprof_signif_options *options);
-
-/* The significance of `key`, or NULL when it has none. */
-const struct cprof_key_signif *cprof_judgement_key(const struct cprof_judgement *judgement,
-						   const char *key);
-
-/* Frees a judgement; accepts NULL. */
-void cprof_judgement_free(struct cprof_judgement *judgement);
-
-/* json-metrics.c */
-
-/* The cprof-entropy object of one input, named `source`; with `header`
- * false, without the "cprof" and "version" members (an item of
- * "profiles"). */
-json_t *cprof_json_entropy(const char *source, enum cprof_by by, enum cprof_base base,
-			   const struct cprof_entropy *entropy, bool header);
-
-/* The cprof-entropy object of several inputs: their objects (as
- * cprof_json_entropy without header gives them; the reference is stolen)
- * and the stability summary. */
-json_t *cprof_json_entropy_many(enum cprof_by by, enum cprof_base base, json_t *profiles,
-				const struct cprof_stability *stability);
-
-/* The cprof-diff object comparing `a` (named `source_a`) and `b`.  The
- * entropies are NULL for a cumulative distribution (printed as null).
- * With a `judgement`, the significance fields too: the options, verdict,
- * test and manhattan_null (not for a --cum difference), each entry's
- * p_value, q_value and ci, and the warnings. */
-json_t *cprof_json_diff(const char *source_a, const char *source_b, enum cprof_by by, size_t k,
-			enum cprof_keys keys, const struct cprof_diff *diff, uint64_t total_a,
-			uint64_t total_b, const double *entropy_a, const double *entropy_b,
-			const struct cprof_judgement *judgement);
 
 #endif

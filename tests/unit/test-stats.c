@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "metrics/json-metrics.h"
+#include "metrics/judge.h"
+#include "metrics/options.h"
 #include "metrics/stats.h"
 #include "check.h"
 
