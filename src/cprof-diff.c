@@ -25,7 +25,7 @@ static void usage(void)
 	       "       [--min-effect E] [--dispersion PHI] [--fail-different] [--fail-above T]\n"
 	       "       [--by=KEY] [--cum] [--sample-index=N|NAME] [--tag-filter NAME=VALUE]\n"
 	       "       [--no-symbolize] [--no-inline] [--no-cache] [--symbols DIR]\n"
-	       "       [--binary FILE] A B\n"
+	       "       [--binary FILE] [--sample-type TYPE/UNIT] [--period N] A B|AB\n"
 	       "Print the Manhattan distance of the top-k entries of two profiles, and\n"
 	       "whether they differ by more than sampling explains.\n"
 	       "  -k N            compare the top N keys (default 10; 0: every key)\n"
@@ -290,18 +290,23 @@ static void check_output(const struct output *out)
 		cprof_die("%s and %s exclude each other (see --help)", given[0], given[1]);
 }
 
-/* Reads A, then B keyed as A, into `a` and `b`; dies unless both are
- * keyed alike and hold samples. */
+/* Reads A, then B keyed as A, into `a` and `b` (both from one two-count
+ * folded file when the sources are the same pointer); dies unless both
+ * are keyed alike and hold samples. */
 static void read_inputs(struct cprof_loader *loader, const char *const sources[2],
 			struct cprof_dist **a, struct cprof_dist **b)
 {
-	cprof_loader_read(loader, sources[0], a);
-	/* B is keyed as A: a flat JSON A sets the keying of a raw B, and a flat
-	 * B keyed otherwise is an error. */
-	loader->key.by = (*a)->by;
-	loader->key.cum = (*a)->cum;
-	loader->key.by_given = true;
-	cprof_loader_read(loader, sources[1], b);
+	if (sources[0] == sources[1]) {
+		cprof_loader_read_pair(loader, sources[0], a, b);
+	} else {
+		cprof_loader_read(loader, sources[0], a);
+		/* B is keyed as A: a flat JSON A sets the keying of a raw B, and
+		 * a flat B keyed otherwise is an error. */
+		loader->key.by = (*a)->by;
+		loader->key.cum = (*a)->cum;
+		loader->key.by_given = true;
+		cprof_loader_read(loader, sources[1], b);
+	}
 	if ((*a)->by != (*b)->by || (*a)->cum != (*b)->cum)
 		cprof_die("%s: keyed by %s%s, but %s by %s%s", sources[1], cprof_by_name((*b)->by),
 			  (*b)->cum ? " with --cum" : "", sources[0], cprof_by_name((*a)->by),
@@ -393,11 +398,11 @@ int main(int argc, char **argv)
 	argc -= first;
 	argv += first;
 	check_output(&out);
-	if (argc != 2)
+	if (argc != 2 && argc != 1)
 		cprof_die("two inputs needed, A and B, not %d (see --help)", argc);
 	cprof_loader_check_operands((const char *const *)argv, argc);
 	sources[0] = argv[0];
-	sources[1] = argv[1];
+	sources[1] = argv[argc - 1];
 	read_inputs(&loader, sources, &a, &b);
 	check_verdict(&out, a, b);
 	status = compare(sources, a, b, &out);
