@@ -282,20 +282,20 @@ static size_t cprof_field(struct reader *r, const char *field, size_t len)
 	if (len > 12 && memcmp(field, "sample_type=", 12) == 0) {
 		r->cprof_type = g_strndup(field + 12, len - 12);
 		if (!strchr(r->cprof_type, '/') || !g_utf8_validate(r->cprof_type, -1, NULL))
-			return fail(r, "cprof: line: sample_type is not TYPE/UNIT"), 0;
+			return fail(r, "the cprof: line's sample_type is not TYPE/UNIT"), 0;
 		return len;
 	}
 	while (n < len && !is_blank(field[n]))
 		n++;
 	if (n <= 7 || memcmp(field, "period=", 7) != 0)
-		return fail(r, "cprof: line: unknown field '%.*s'", (int)n, field), 0;
+		return fail(r, "unknown field '%.*s' in the cprof: line", (int)n, field), 0;
 	text = g_strndup(field + 7, n - 7);
 	r->cprof_period = g_ascii_strtod(text, &end);
 	r->cprof_has_period = *end == '\0' && is_digit(text[0]) && r->cprof_period > 0 &&
 			      isfinite(r->cprof_period);
 	g_free(text);
 	if (!r->cprof_has_period)
-		return fail(r, "cprof: line: period is not a positive number"), 0;
+		return fail(r, "the cprof: line's period is not a positive number"), 0;
 	return n;
 }
 
@@ -396,14 +396,45 @@ static void note(struct cprof_profile *profile, char *text)
 	g_free(text);
 }
 
-/* Notes what was forgiven: "LINE: what (N in all)". */
-static void note_forgiven(struct reader *r, const struct forgiven *what, const char *text)
+/* What was forgiven of one kind, and how it is said. */
+struct forgiveness {
+	const struct forgiven *what;
+	const char *name;      /* "blank line" */
+	const char *done;      /* ": skipped" */
+};
+
+static int forgiveness_cmp(const void *x, const void *y)
 {
-	if (what->count == 1)
-		note(r->profile, g_strdup_printf("%llu: %s", what->first, text));
-	else if (what->count > 1)
-		note(r->profile, g_strdup_printf("%llu: %s (%llu in all)", what->first, text,
-						 what->count));
+	const struct forgiveness *a = x, *b = y;
+
+	return a->what->first < b->what->first ? -1 : a->what->first > b->what->first;
+}
+
+/* Notes what was forgiven, "LINE: what (N in all): how", in the order of
+ * the first line of each kind. */
+static void note_forgiven(struct reader *r, bool scaled_samples)
+{
+	struct forgiveness kinds[] = {
+		{ &r->blank, "blank line", ": skipped" },
+		{ &r->comment, "comment line", ": skipped" },
+		{ &r->cr, "line ending in CR LF", ": read without the CR" },
+		{ &r->decimal, "decimal count",
+		  scaled_samples ? "" : ": not samples, and no verdict rests on them "
+					"(--sample-type and --period say what they are)" },
+	};
+	size_t i;
+
+	qsort(kinds, G_N_ELEMENTS(kinds), sizeof(kinds[0]), forgiveness_cmp);
+	for (i = 0; i < G_N_ELEMENTS(kinds); i++) {
+		const struct forgiven *what = kinds[i].what;
+
+		if (what->count == 1)
+			note(r->profile, g_strdup_printf("%llu: %s%s", what->first, kinds[i].name,
+							 kinds[i].done));
+		else if (what->count > 1)
+			note(r->profile, g_strdup_printf("%llu: %s (%llu in all)%s", what->first,
+							 kinds[i].name, what->count, kinds[i].done));
+	}
 }
 
 /* The sample type and period the options and the cprof: line give; -1
@@ -433,8 +464,8 @@ static int set_period(struct reader *r, const char *type, double period)
 	double us = period * (unit >= 0 ? time_units[unit].us : 1e-3);
 
 	if (us < 0.5 || us >= 9.2e18)
-		return fail(r, "period %g %s is not a whole number of microseconds from 1 up",
-			    period, unit >= 0 ? time_units[unit].name : "nanoseconds");
+		return fail(r, "period %g %s: under half a microsecond, the least period cprof "
+			       "keeps", period, unit >= 0 ? time_units[unit].name : "nanoseconds");
 	r->profile->has_period = true;
 	r->profile->period_us = (uint64_t)llround(us);
 	return 0;
@@ -526,12 +557,7 @@ static int finish(struct reader *r)
 		return -1;
 	if (r->decimals > 0 && scaled_type(r, type ? type : "samples/count", &scaled) < 0)
 		return -1;
-	note_forgiven(r, &r->blank, "blank line skipped");
-	note_forgiven(r, &r->comment, "comment line skipped");
-	note_forgiven(r, &r->cr, "line ends in CR LF, read without the CR");
-	note_forgiven(r, &r->decimal, !scaled || time_unit(scaled) >= 0 ? "decimal count" :
-				      "decimal count: not samples, and no verdict rests on them "
-				      "(--sample-type and --period say what they are)");
+	note_forgiven(r, !scaled || time_unit(scaled) >= 0);
 	if (scaled)
 		type = scaled;
 	if (type && strcmp(type, "samples/count") != 0)
