@@ -9,6 +9,7 @@
 #include <string.h>
 
 
+#include "lib/folded.h"
 #include "lib/json.h"
 #include "lib/load.h"
 #include "metrics/json-metrics.h"
@@ -122,9 +123,35 @@ static int compare_keys(const void *x, const void *y)
 	return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
+/* Prints the "# cprof:" line of A's sample type and the period both
+ * have, when the counts of the `count` keys need it. */
+static void print_folded_comment(const struct cprof_dist *a, const struct cprof_dist *b,
+				 const struct cprof_ptrs *keys)
+{
+	bool has_period = a->has_period && b->has_period && a->period_us == b->period_us;
+	uint64_t least = UINT64_MAX;
+	char *comment;
+	size_t i;
+
+	for (i = 0; i < keys->len; i++) {
+		const struct cprof_entry *in_a = cprof_dist_find(a, keys->items[i]);
+		const struct cprof_entry *in_b = cprof_dist_find(b, keys->items[i]);
+
+		if (in_a && in_a->count > 0 && in_a->count < least)
+			least = in_a->count;
+		if (in_b && in_b->count > 0 && in_b->count < least)
+			least = in_b->count;
+	}
+	comment = cprof_folded_comment(a->sample_type, has_period, a->period_us, keys->len, least);
+	if (comment)
+		fputs(comment, stdout);
+	free(comment);
+}
+
 /* Prints "KEY COUNT_A COUNT_B" for every key with samples in A or B, in
- * bytewise key order: the differential input of flamegraph.pl.  Every
- * key, whatever -k says. */
+ * bytewise key order: the differential input of flamegraph.pl, after the
+ * "# cprof:" line when the counts need it.  Every key, whatever -k
+ * says. */
 static void print_folded(const struct cprof_dist *a, const struct cprof_dist *b)
 {
 	struct cprof_ptrs keys = { 0 };
@@ -144,6 +171,7 @@ static void print_folded(const struct cprof_dist *a, const struct cprof_dist *b)
 			cprof_ptrs_add(&keys, entry->key);
 	}
 	cprof_ptrs_sort(&keys, compare_keys);
+	print_folded_comment(a, b, &keys);
 	for (i = 0; i < keys.len; i++) {
 		const char *key = keys.items[i];
 		const struct cprof_entry *in_a = cprof_dist_find(a, key);

@@ -96,11 +96,10 @@ static int check_samples_index(const char *request, struct cprof_error *err)
 	return cprof_sample_index_pick(types, units, 1, NULL, request, err) < 0 ? -1 : 0;
 }
 
-/* A flat JSON input has the one sample type it says. */
-static int check_flat_index(struct cprof_profile *profile, const char *request,
-			    struct cprof_error *err)
+/* A flat JSON input, or folded stacks, have the one sample type `type`. */
+static int check_type_index(const char *type, const char *request, struct cprof_error *err)
 {
-	const char *type = cprof_dist_sample_type(profile->flat), *slash;
+	const char *slash;
 	char *name;
 	int status;
 
@@ -231,11 +230,12 @@ static int read_text(struct cprof_input *in, struct cprof_profile *profile,
 	} else if (format == CPROF_FORMAT_FLAT) {
 		status = cprof_flatjson_read(in, profile, err);
 		if (status == 0)
-			status = check_flat_index(profile, request, err);
+			status = check_type_index(cprof_dist_sample_type(profile->flat), request, err);
 	} else if (format == CPROF_FORMAT_FOLDED) {
 		status = read_folded(in, profile, options, err);
 		if (status == 0)
-			status = check_samples_index(request, err);
+			status = check_type_index(profile->sample_type ? profile->sample_type :
+						  "samples/count", request, err);
 	}
 	return status;
 }
