@@ -9,6 +9,7 @@
 #include <string.h>
 
 
+#include "lib/folded.h"
 #include "lib/json.h"
 #include "lib/load.h"
 #include "metrics/json-metrics.h"
@@ -25,7 +26,7 @@ static void usage(void)
 	       "       [--min-effect E] [--dispersion PHI] [--fail-different] [--fail-above T]\n"
 	       "       [--by=KEY] [--cum] [--sample-index=N|NAME] [--tag-filter NAME=VALUE]\n"
 	       "       [--no-symbolize] [--no-inline] [--no-cache] [--symbols DIR]\n"
-	       "       [--binary FILE] A B\n"
+	       "       [--binary FILE] [--sample-type TYPE/UNIT] [--period N] A B|AB\n"
 	       "Print the Manhattan distance of the top-k entries of two profiles, and\n"
 	       "whether they differ by more than sampling explains.\n"
 	       "  -k N            compare the top N keys (default 10; 0: every key)\n"
@@ -122,9 +123,35 @@ static int compare_keys(const void *x, const void *y)
 	return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
+/* Prints the "# cprof:" line of A's sample type and the period both
+ * have, when the counts of the `count` keys need it. */
+static void print_folded_comment(const struct cprof_dist *a, const struct cprof_dist *b,
+				 const struct cprof_ptrs *keys)
+{
+	bool has_period = a->has_period && b->has_period && a->period_us == b->period_us;
+	uint64_t least = UINT64_MAX;
+	char *comment;
+	size_t i;
+
+	for (i = 0; i < keys->len; i++) {
+		const struct cprof_entry *in_a = cprof_dist_find(a, keys->items[i]);
+		const struct cprof_entry *in_b = cprof_dist_find(b, keys->items[i]);
+
+		if (in_a && in_a->count > 0 && in_a->count < least)
+			least = in_a->count;
+		if (in_b && in_b->count > 0 && in_b->count < least)
+			least = in_b->count;
+	}
+	comment = cprof_folded_comment(a->sample_type, has_period, a->period_us, keys->len, least);
+	if (comment)
+		fputs(comment, stdout);
+	free(comment);
+}
+
 /* Prints "KEY COUNT_A COUNT_B" for every key with samples in A or B, in
- * bytewise key order: the differential input of flamegraph.pl.  Every
- * key, whatever -k says. */
+ * bytewise key order: the differential input of flamegraph.pl, after the
+ * "# cprof:" line when the counts need it.  Every key, whatever -k
+ * says. */
 static void print_folded(const struct cprof_dist *a, const struct cprof_dist *b)
 {
 	struct cprof_ptrs keys = { 0 };
@@ -144,6 +171,7 @@ static void print_folded(const struct cprof_dist *a, const struct cprof_dist *b)
 			cprof_ptrs_add(&keys, entry->key);
 	}
 	cprof_ptrs_sort(&keys, compare_keys);
+	print_folded_comment(a, b, &keys);
 	for (i = 0; i < keys.len; i++) {
 		const char *key = keys.items[i];
 		const struct cprof_entry *in_a = cprof_dist_find(a, key);
@@ -290,18 +318,23 @@ static void check_output(const struct output *out)
 		cprof_die("%s and %s exclude each other (see --help)", given[0], given[1]);
 }
 
-/* Reads A, then B keyed as A, into `a` and `b`; dies unless both are
- * keyed alike and hold samples. */
+/* Reads A, then B keyed as A, into `a` and `b` (both from one two-count
+ * folded file when the sources are the same pointer); dies unless both
+ * are keyed alike and hold samples. */
 static void read_inputs(struct cprof_loader *loader, const char *const sources[2],
 			struct cprof_dist **a, struct cprof_dist **b)
 {
-	cprof_loader_read(loader, sources[0], a);
-	/* B is keyed as A: a flat JSON A sets the keying of a raw B, and a flat
-	 * B keyed otherwise is an error. */
-	loader->key.by = (*a)->by;
-	loader->key.cum = (*a)->cum;
-	loader->key.by_given = true;
-	cprof_loader_read(loader, sources[1], b);
+	if (sources[0] == sources[1]) {
+		cprof_loader_read_pair(loader, sources[0], a, b);
+	} else {
+		cprof_loader_read(loader, sources[0], a);
+		/* B is keyed as A: a flat JSON A sets the keying of a raw B, and
+		 * a flat B keyed otherwise is an error. */
+		loader->key.by = (*a)->by;
+		loader->key.cum = (*a)->cum;
+		loader->key.by_given = true;
+		cprof_loader_read(loader, sources[1], b);
+	}
 	if ((*a)->by != (*b)->by || (*a)->cum != (*b)->cum)
 		cprof_die("%s: keyed by %s%s, but %s by %s%s", sources[1], cprof_by_name((*b)->by),
 			  (*b)->cum ? " with --cum" : "", sources[0], cprof_by_name((*a)->by),
@@ -393,11 +426,11 @@ int main(int argc, char **argv)
 	argc -= first;
 	argv += first;
 	check_output(&out);
-	if (argc != 2)
+	if (argc != 2 && argc != 1)
 		cprof_die("two inputs needed, A and B, not %d (see --help)", argc);
 	cprof_loader_check_operands((const char *const *)argv, argc);
 	sources[0] = argv[0];
-	sources[1] = argv[1];
+	sources[1] = argv[argc - 1];
 	read_inputs(&loader, sources, &a, &b);
 	check_verdict(&out, a, b);
 	status = compare(sources, a, b, &out);

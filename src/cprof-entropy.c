@@ -21,7 +21,8 @@ static void usage(void)
 {
 	printf("usage: %s [-chtV] [--svg] [--base 2|e|10] [--by=KEY] [--no-cache]\n"
 	       "       [--sample-index=N|NAME] [--no-symbolize] [--no-inline] [--symbols DIR]\n"
-	       "       [--binary FILE] [--tag-filter NAME=VALUE] [FILE ...]\n"
+	       "       [--binary FILE] [--tag-filter NAME=VALUE] [--sample-type TYPE/UNIT]\n"
+	       "       [--period N] [FILE ...]\n"
 	       "Print the Shannon entropy of each profile, and its stability over several.\n"
 	       "  --base B        2 (bits, the default), e (nats) or 10 (hartleys)\n"
 	       CPROF_LOAD_BY_HELP

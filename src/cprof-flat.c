@@ -33,6 +33,7 @@ static void usage(int status)
 		"usage: %s [-chtV] [--by=KEY] [--cum] [-n N] [--folded | --pprof]\n"
 		"       [--sample-index=N|NAME] [--no-symbolize] [--no-inline] [--no-cache]\n"
 		"       [--symbols DIR] [--binary FILE] [--tag-filter NAME=VALUE]\n"
+		"       [--sample-type TYPE/UNIT] [--period N]\n"
 		"       [--rows [--tag NAME=VALUE]... [--label NAME[=KEY]]...] [FILE ...]\n"
 		"Print the flat normalized distribution of CPU profiles as JSON.\n"
 		CPROF_LOAD_BY_HELP

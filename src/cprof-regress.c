@@ -30,7 +30,7 @@ static void usage(void)
 	       "       [--factor F] [--margin M] [-k N] [--keys union|a] [--by=KEY] [--cum]\n"
 	       "       [--sample-index=N|NAME] [--no-symbolize] [--no-inline] [--symbols DIR]\n"
 	       "       [--binary FILE] [--no-cache] [--tag-filter NAME=VALUE]\n"
-	       "       BASELINE_DIR CANDIDATE\n"
+	       "       [--sample-type TYPE/UNIT] [--period N] BASELINE_DIR CANDIDATE\n"
 	       "Fail (exit 1) when CANDIDATE differs from the merged profiles of BASELINE_DIR\n"
 	       "by more than their own noise explains.\n"
 	       "  --rule R        test (the default: per-key tests with the dispersion of the\n"

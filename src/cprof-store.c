@@ -37,7 +37,7 @@ static void usage(int status)
 		"       %s [--db DB] load [--tag NAME=VALUE]... [--label NAME[=KEY]]...\n"
 		"              [--date YYYY-MM-DD] [--by=KEY] [--sample-index=N|NAME]\n"
 		"              [--no-symbolize] [--no-inline] [--symbols DIR] [--binary FILE]\n"
-		"              PROFILE...\n"
+		"              [--sample-type TYPE/UNIT] [--period N] PROFILE...\n"
 		"       %s [--db DB] query|top [-ct] [--where NAME=VALUE]... [--by=KEY]\n"
 		"              [--group NAME,...] [--from DATE] [--to DATE] [-n N]\n"
 		"Keep profiles as rows with their dimensions; print flat distributions of them.\n"

@@ -358,7 +358,8 @@ long long cprof_input_line(struct cprof_input *in, const char **line, bool *has_
 	*line = (const char *)data;
 	*has_nul = memchr(data, '\0', len) != NULL;
 	cprof_input_skip(in, nl ? len + 1 : len);
-	if (len > 0 && data[len - 1] == '\r')
+	in->line_cr = len > 0 && data[len - 1] == '\r';
+	if (in->line_cr)
 		len--;
 	return (long long)len;
 }

@@ -21,6 +21,7 @@ struct cprof_input {
 	size_t end;
 	uint64_t offset;       /* file offset of buf[start] */
 	bool eof;
+	bool line_cr;          /* the last line cprof_input_line read ended in "\r" */
 	struct cprof_read_ahead *ahead; /* the thread reading ahead, or NULL */
 };
 
@@ -53,7 +54,8 @@ static inline size_t cprof_input_avail(const struct cprof_input *in)
 	return in->end - in->start;
 }
 
-/* Reads the next line (without its newline, and without a final '\r').
+/* Reads the next line (without its newline, and without a final '\r':
+ * in->line_cr says whether there was one).
  * Returns its length, or -1 at end of file or on error (then `err` is set
  * and *line is NULL); *line points into the buffer until the next call.
  * A line holding a NUL byte is returned with *has_nul set. */

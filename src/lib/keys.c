@@ -389,17 +389,94 @@ static int cmp_strings(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* Adds `count` to each distinct frame of the folded stack `frames` once
- * (a --cum key), `names` being scratch space. */
-static void add_each_frame_once(struct cprof_dist *dist, const char *frames, uint64_t count,
-				GPtrArray *names)
+/* The part of a folded frame that names its function: without
+ * async-profiler's frame type ("_[j]" JIT-compiled, "_[i]" inlined,
+ * "_[k]" kernel, "_[0]" interpreted, "_[1]" C1-compiled) and without
+ * py-spy's " (FILE:LINE)", whose FILE:LINE goes to *line (NULL when the
+ * frame has none).  Returns its length. */
+static size_t frame_function(const char *frame, size_t len, const char **line,
+			     size_t *line_len)
+{
+	size_t open, colon, i;
+
+	*line = NULL;
+	if (len > 4 && frame[len - 4] == '_' && frame[len - 3] == '[' && frame[len - 1] == ']' &&
+	    strchr("jik01", frame[len - 2]) && frame[len - 2])
+		return len - 4;
+	if (len < 6 || frame[len - 1] != ')' || !g_ascii_isdigit(frame[len - 2]))
+		return len;
+	for (colon = len - 2; colon > 0 && g_ascii_isdigit(frame[colon - 1]); colon--)
+		;
+	if (colon < 4 || frame[--colon] != ':')
+		return len;
+	for (open = colon; open > 0 && frame[open - 1] != '('; open--)
+		;
+	if (open < 3 || open == colon || frame[open - 2] != ' ')
+		return len;
+	for (i = open; i < colon; i++)
+		if (frame[i] == ')')
+			return len;
+	*line = frame + open;
+	*line_len = len - 1 - open;
+	return open - 2;
+}
+
+/* Keys folded frames: names cleaned of what says how a frame ran
+ * (frame_function), or lines for --by=line. */
+struct frame_keyer {
+	bool by_line;
+	bool found_line;       /* --by=line: a frame had its line */
+	GString *key;
+};
+
+/* The key of the folded frame frame[0, len): where it starts in it, and
+ * its length. */
+static const char *frame_span(struct frame_keyer *k, const char *frame, size_t len,
+			      size_t *key_len)
+{
+	const char *line;
+	size_t line_len;
+
+	*key_len = frame_function(frame, len, &line, &line_len);
+	if (line && k->by_line) {
+		k->found_line = true;
+		*key_len = line_len;
+		return line;
+	}
+	return frame;
+}
+
+/* The key of the NUL-terminated folded frame `frame` (itself when
+ * nothing is cut from it, else in k->key). */
+static const char *frame_key(struct frame_keyer *k, const char *frame)
+{
+	size_t len = strlen(frame), key_len;
+	const char *key = frame_span(k, frame, len, &key_len);
+
+	if (key_len == len)
+		return frame;
+	g_string_truncate(k->key, 0);
+	g_string_append_len(k->key, key, (gssize)key_len);
+	return k->key->str;
+}
+
+/* Adds `count` to the key of each distinct frame of the folded stack
+ * `frames` once (a --cum key), `names` being scratch space. */
+static void add_each_frame_once(struct frame_keyer *k, struct cprof_dist *dist,
+				const char *frames, uint64_t count, GPtrArray *names)
 {
 	char *copy = cprof_xstrdup(frames), *frame, *save = NULL;
 	guint i;
 
 	g_ptr_array_set_size(names, 0);
-	for (frame = strtok_r(copy, ";", &save); frame; frame = strtok_r(NULL, ";", &save))
+	for (frame = strtok_r(copy, ";", &save); frame; frame = strtok_r(NULL, ";", &save)) {
+		size_t key_len;
+		const char *key = frame_span(k, frame, strlen(frame), &key_len);
+
+		memmove(frame, key, key_len);  /* a key is a part of its frame */
+		frame[key_len] = '\0';
 		g_ptr_array_add(names, frame);
+	}
 	if (names->len > 1)
 		qsort(names->pdata, names->len, sizeof(gpointer), cmp_strings);
 	for (i = 0; i < names->len; i++)
@@ -411,26 +488,35 @@ static void add_each_frame_once(struct cprof_dist *dist, const char *frames, uin
 static int folded_to_dist(struct cprof_profile *profile, const struct cprof_key_options *options,
 			  struct cprof_dist *dist, struct cprof_error *err)
 {
+	struct frame_keyer k = { .by_line = options->by == CPROF_BY_LINE };
 	GPtrArray *names;
 	size_t i;
 
-	if (options->by != CPROF_BY_FUNCTION && options->by != CPROF_BY_STACK)
+	if (options->by != CPROF_BY_FUNCTION && options->by != CPROF_BY_STACK &&
+	    options->by != CPROF_BY_LINE)
 		return cprof_error_set(err, "folded stacks carry names only: --by=%s needs a "
 					    "gperftools profile (use function or stack)",
 				       cprof_by_name(options->by));
 	names = g_ptr_array_new();
+	k.key = g_string_sized_new(256);
 	for (i = 0; i < profile->folded.len; i++) {
 		const struct cprof_folded_stack *stack = profile->folded.items[i];
 		const char *leaf = strrchr(stack->frames, ';');
 
+		leaf = leaf ? leaf + 1 : stack->frames;
 		if (options->by == CPROF_BY_STACK)
 			cprof_dist_add(dist, stack->frames, stack->count);
 		else if (!options->cum)
-			cprof_dist_add(dist, leaf ? leaf + 1 : stack->frames, stack->count);
+			cprof_dist_add(dist, frame_key(&k, leaf), stack->count);
 		else
-			add_each_frame_once(dist, stack->frames, stack->count, names);
+			add_each_frame_once(&k, dist, stack->frames, stack->count, names);
 	}
 	g_ptr_array_free(names, TRUE);
+	g_string_free(k.key, TRUE);
+	if (k.by_line && !k.found_line && profile->folded.len > 0)
+		return cprof_error_set(err, "--by=line: these folded stacks carry no lines (as "
+					    "py-spy's NAME (FILE:LINE) frames do): use function or "
+					    "stack");
 	return 0;
 }
 

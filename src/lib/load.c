@@ -6,6 +6,7 @@
 
 #include <glib.h>
 
+#include "folded.h"
 #include "load.h"
 #include "symbolize.h"
 
@@ -49,6 +50,18 @@ bool cprof_loader_option(struct cprof_loader *loader, int opt, const char *arg)
 		return true;
 	case CPROF_OPT_SYMBOLS:
 		cprof_ptrs_add(&loader->symbol_dirs, cprof_xstrdup(arg));
+		return true;
+	case CPROF_OPT_PERIOD:
+		loader->read.period = cprof_option_double("--period", arg);
+		if (!(loader->read.period > 0) || loader->read.period > 9.2e18)
+			cprof_die("--period: must be a positive number: '%s'", arg);
+		loader->read.has_period = true;
+		return true;
+	case CPROF_OPT_SAMPLE_TYPE:
+		if (!strchr(arg, '/') || arg[0] == '/' || arg[strlen(arg) - 1] == '/' ||
+		    strpbrk(arg, "\n\r") || !g_utf8_validate(arg, -1, NULL))
+			cprof_die("--sample-type: '%s' is not TYPE/UNIT (cpu/nanoseconds)", arg);
+		loader->read.sample_type = arg;
 		return true;
 	case CPROF_OPT_SAMPLE_INDEX:
 		if (!*arg)
@@ -100,6 +113,7 @@ static struct cprof_profile *read_profile(struct cprof_loader *loader, const cha
 {
 	struct cprof_error err = { { 0 }, 0 };
 	struct cprof_profile *profile;
+	size_t i;
 
 	loader->read.label_key = cprof_by_label_key(loader->key.by);
 	if (loader->read.label_key && loader->key.cum)
@@ -110,6 +124,11 @@ static struct cprof_profile *read_profile(struct cprof_loader *loader, const cha
 		cprof_die_input(name, &err);
 	if (profile->replaced_utf8)
 		cprof_warn("%s: names that are not valid UTF-8 were replaced by U+FFFD", name);
+	for (i = 0; i < profile->notes.len; i++) {
+		const char *text = profile->notes.items[i];
+
+		cprof_warn("%s:%s%s", name, g_ascii_isdigit(text[0]) ? "" : " ", text);
+	}
 	*type = profile->format == CPROF_FORMAT_FLAT ? cprof_dist_sample_type(profile->flat) :
 		profile->sample_type ? profile->sample_type : "samples/count";
 	if (!loader->sample_type)
@@ -145,6 +164,24 @@ void cprof_loader_read(struct cprof_loader *loader, const char *name, struct cpr
 	struct cprof_profile *profile = read_profile(loader, name, &type);
 
 	key_profile(loader, name, profile, type, dist);
+	cprof_profile_free(profile);
+}
+
+void cprof_loader_read_pair(struct cprof_loader *loader, const char *name,
+			    struct cprof_dist **a, struct cprof_dist **b)
+{
+	const char *type;
+	struct cprof_profile *profile;
+
+	loader->read.two_counts = true;
+	profile = read_profile(loader, name, &type);
+	loader->read.two_counts = false;
+	if (!profile->two_counts)
+		cprof_die("two inputs needed, A and B, not 1: one input must be folded stacks of "
+			  "two counts a line, KEY COUNT_A COUNT_B (see --help)");
+	key_profile(loader, name, profile, type, a);
+	cprof_folded_take_second(profile);
+	key_profile(loader, name, profile, type, b);
 	cprof_profile_free(profile);
 }
 

@@ -19,6 +19,8 @@ enum {
 	CPROF_OPT_SAMPLE_INDEX,
 	CPROF_OPT_TAG_FILTER,
 	CPROF_OPT_NO_CACHE,
+	CPROF_OPT_SAMPLE_TYPE,
+	CPROF_OPT_PERIOD,
 };
 
 /* getopt_long entries for the keying and symbol options. */
@@ -28,7 +30,9 @@ enum {
 	{ "no-cache", no_argument, NULL, CPROF_OPT_NO_CACHE },                     \
 	{ "no-inline", no_argument, NULL, CPROF_OPT_NO_INLINE },                   \
 	{ "no-symbolize", no_argument, NULL, CPROF_OPT_NO_SYMBOLIZE },             \
+	{ "period", required_argument, NULL, CPROF_OPT_PERIOD },                   \
 	{ "sample-index", required_argument, NULL, CPROF_OPT_SAMPLE_INDEX },       \
+	{ "sample-type", required_argument, NULL, CPROF_OPT_SAMPLE_TYPE },         \
 	{ "symbols", required_argument, NULL, CPROF_OPT_SYMBOLS },                 \
 	{ "tag-filter", required_argument, NULL, CPROF_OPT_TAG_FILTER }
 
@@ -37,12 +41,12 @@ enum {
 	"  --by=KEY        function (default), dso, line, address, stack or label:NAME\n"
 #define CPROF_LOAD_SAMPLE_INDEX_HELP \
 	"  --sample-index=N|NAME  the value of a profile.proto or heap profile to count\n" \
-	"  --tag-filter NAME=VALUE  only the samples carrying that label (repeatable)\n"
+	"  --tag-filter NAME=VALUE  only the samples carrying that label (repeatable)\n" \
+	"  --sample-type=T/U, --period=N  what folded stacks count, and their period\n"
 #define CPROF_LOAD_SYMBOL_HELP                                                \
 	"  --no-symbolize  PCs unnamed;  --no-inline  no inlined frames\n"       \
 	"  --symbols DIR   look for binaries and debug files in DIR too\n"       \
-	"  --binary FILE   symbolize the main executable from FILE\n"           \
-	"  --no-cache      neither read nor write the symbol cache\n"
+	"  --binary FILE   the main executable's symbols;  --no-cache  no symbol cache\n"
 
 /* The --cum entry, for the programs that take it. */
 #define CPROF_LOAD_CUM_OPTION { "cum", no_argument, NULL, CPROF_OPT_CUM }
@@ -87,6 +91,13 @@ struct cprof_part {
  * total is the sum of its counts. */
 void cprof_loader_read_parts(struct cprof_loader *loader, const char *name,
 			     struct cprof_ptrs *parts);
+
+/* Reads the one operand `name` of cprof-diff, a folded file of two
+ * counts a line (difffolded.pl's), into *a (its first counts) and *b
+ * (its second), as cprof_loader_read does.  Dies when it is no such
+ * file. */
+void cprof_loader_read_pair(struct cprof_loader *loader, const char *name,
+			    struct cprof_dist **a, struct cprof_dist **b);
 
 /* Frees a part; accepts NULL. */
 void cprof_part_free(void *part);

@@ -23,13 +23,38 @@
 /* How far into a text input the first non-blank line is looked for. */
 enum { SNIFF_BYTES = 1 << 16 };
 
+/* The end of the line that starts at data[i] (before its "\r\n"). */
+static size_t line_end(const unsigned char *data, size_t avail, size_t i)
+{
+	size_t end = i;
+
+	while (end < avail && data[end] != '\n')
+		end++;
+	if (end > i && data[end - 1] == '\r')
+		end--;
+	return end;
+}
+
+/* Past the blank and "#" lines from data[i], where a folded input's first
+ * stack is; `avail` when there is none within it. */
+static size_t skip_comments(const unsigned char *data, size_t avail, size_t i)
+{
+	while (i < avail && (data[i] == '#' || strchr(" \t\r\n", data[i]))) {
+		if (data[i] == '#')
+			i = line_end(data, avail, i);
+		i++;
+	}
+	return i;
+}
+
 /* Decides between flat JSON and folded stacks from the first non-blank
- * bytes; returns -1 on a read error, or -2 when the input is neither
- * (*why then says more, or is NULL). */
+ * bytes (a folded input may start with "#" lines, unless another
+ * format's text names itself there); returns -1 on a read error, or -2
+ * when the input is neither (*why then says more, or is NULL). */
 static int sniff_text(struct cprof_input *in, const char **why, struct cprof_error *err)
 {
 	const unsigned char *data;
-	size_t avail, i, line_end;
+	size_t avail, i, end;
 	long long got;
 
 	got = cprof_input_fill(in, SNIFF_BYTES, err);
@@ -46,12 +71,16 @@ static int sniff_text(struct cprof_input *in, const char **why, struct cprof_err
 	}
 	if (data[i] == '{')
 		return CPROF_FORMAT_FLAT;
-	for (line_end = i; line_end < avail && data[line_end] != '\n'; line_end++)
-		;
-	if (line_end > i && data[line_end - 1] == '\r')
-		line_end--;
-	if (memchr(data + i, '\0', line_end - i) == NULL &&
-	    cprof_folded_line_ok((const char *)data + i, line_end - i))
+	if (data[i] == '#') {
+		if (cprof_format_foreign(data, avail) || cprof_perfscript_sniff(data, avail))
+			return -2;
+		i = skip_comments(data, avail, i);
+		if (i == avail)
+			return -2;
+	}
+	end = line_end(data, avail, i);
+	if (memchr(data + i, '\0', end - i) == NULL &&
+	    cprof_folded_line_ok((const char *)data + i, end - i))
 		return CPROF_FORMAT_FOLDED;
 	return -2;
 }
@@ -67,11 +96,10 @@ static int check_samples_index(const char *request, struct cprof_error *err)
 	return cprof_sample_index_pick(types, units, 1, NULL, request, err) < 0 ? -1 : 0;
 }
 
-/* A flat JSON input has the one sample type it says. */
-static int check_flat_index(struct cprof_profile *profile, const char *request,
-			    struct cprof_error *err)
+/* A flat JSON input, or folded stacks, have the one sample type `type`. */
+static int check_type_index(const char *type, const char *request, struct cprof_error *err)
 {
-	const char *type = cprof_dist_sample_type(profile->flat), *slash;
+	const char *slash;
 	char *name;
 	int status;
 
@@ -112,6 +140,33 @@ static int check_labels(const struct cprof_profile *profile,
 	return 0;
 }
 
+/* --sample-type and --period say what folded counts are: the other
+ * formats say it themselves. */
+static int check_units(const struct cprof_profile *profile,
+		       const struct cprof_read_options *options, struct cprof_error *err)
+{
+	static const char *const formats[] = {
+		[CPROF_FORMAT_GPERF] = "a gperftools CPU profile counts samples",
+		[CPROF_FORMAT_FLAT] = "a flat distribution says its sample type",
+		[CPROF_FORMAT_PPROF] = "a profile.proto says its sample types (--sample-index "
+				       "picks one)",
+		[CPROF_FORMAT_HEAP] = "a gperftools heap profile says its sample types "
+				      "(--sample-index picks one)",
+		[CPROF_FORMAT_PERF] = "perf script text says its event and period "
+				      "(--sample-index picks one)",
+	};
+
+	if (!options || profile->format == CPROF_FORMAT_FOLDED)
+		return 0;
+	if (options->sample_type)
+		return cprof_error_set(err, "--sample-type: only for folded stacks: %s",
+				       formats[profile->format]);
+	if (options->has_period)
+		return cprof_error_set(err, "--period: only for folded stacks: %s",
+				       formats[profile->format]);
+	return 0;
+}
+
 /* A gperftools or Go text profile that carries no maps (Go's debug=1
  * heap profile): with --binary its addresses are the binary's link-time
  * ones, as pprof reads them with the program named. */
@@ -135,14 +190,14 @@ enum { FOREIGN_HEAD = 1024 };
 /* Reads folded stacks; a failure on an input of a format that cprof does
  * not read names that format instead. */
 static int read_folded(struct cprof_input *in, struct cprof_profile *profile,
-		       struct cprof_error *err)
+		       const struct cprof_read_options *options, struct cprof_error *err)
 {
 	unsigned char head[FOREIGN_HEAD];
 	size_t len = cprof_input_avail(in) < sizeof(head) ? cprof_input_avail(in) : sizeof(head);
 	const struct cprof_foreign *foreign;
 
 	memcpy(head, cprof_input_data(in), len);
-	if (cprof_folded_read(in, profile, err) == 0)
+	if (cprof_folded_read(in, profile, options, err) == 0)
 		return 0;
 	foreign = cprof_format_foreign(head, len);
 	return foreign ? cprof_format_refuse(foreign, profile->source, err) : -1;
@@ -175,11 +230,12 @@ static int read_text(struct cprof_input *in, struct cprof_profile *profile,
 	} else if (format == CPROF_FORMAT_FLAT) {
 		status = cprof_flatjson_read(in, profile, err);
 		if (status == 0)
-			status = check_flat_index(profile, request, err);
+			status = check_type_index(cprof_dist_sample_type(profile->flat), request, err);
 	} else if (format == CPROF_FORMAT_FOLDED) {
-		status = read_folded(in, profile, err);
+		status = read_folded(in, profile, options, err);
 		if (status == 0)
-			status = check_samples_index(request, err);
+			status = check_type_index(profile->sample_type ? profile->sample_type :
+						  "samples/count", request, err);
 	}
 	return status;
 }
@@ -233,6 +289,8 @@ struct cprof_profile *cprof_profile_read_with(const char *name,
 	if (status == 0)
 		status = check_labels(profile, options, err);
 	if (status == 0)
+		status = check_units(profile, options, err);
+	if (status == 0)
 		map_binary(profile, options);
 	if (status < 0) {
 		cprof_profile_free(profile);
@@ -282,6 +340,7 @@ void cprof_profile_free(struct cprof_profile *profile)
 	cprof_ptrs_clear(&profile->stacks, profile->stacks_in_arena ? NULL : free);
 	cprof_arena_free(&profile->stack_arena);
 	cprof_ptrs_clear(&profile->folded, free);
+	cprof_ptrs_clear(&profile->notes, free);
 	cprof_maps_clear(&profile->maps);
 	cprof_dist_free(profile->flat);
 	cprof_locations_free(profile->locations);

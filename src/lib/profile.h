@@ -28,9 +28,11 @@ struct cprof_stack {
 	uint64_t storage[];
 };
 
-/* A distinct folded stack ("root;...;leaf") and its summed count. */
+/* A distinct folded stack ("root;...;leaf") and its summed count (and
+ * its second count, on the lines of a two-count file). */
 struct cprof_folded_stack {
 	uint64_t count;
+	uint64_t count_b;
 	char frames[];
 };
 
@@ -50,6 +52,11 @@ struct cprof_profile {
 	struct cprof_arena stack_arena; /* where a reader that uses it keeps its stacks */
 	bool stacks_in_arena;          /* the stacks are in stack_arena, not each malloc'd */
 	struct cprof_ptrs folded;      /* folded: struct cprof_folded_stack *, distinct, owned */
+	bool two_counts;       /* folded: "KEY COUNT_A COUNT_B" lines (difffolded.pl's) */
+	uint64_t total_b;      /* their second counts' total */
+	struct cprof_ptrs notes;       /* char *, owned: what the reader forgave or
+					* assumed, "LINE: what" or "what", for
+					* the caller to print after the input's name */
 	struct cprof_maps maps;
 	struct cprof_dist *flat;       /* flat JSON */
 	bool replaced_utf8;    /* names were not valid UTF-8 */
@@ -78,6 +85,10 @@ struct cprof_read_options {
 	size_t num_row_labels;
 	const char *binary;            /* --binary FILE: a profile without maps is its
 					* link-time addresses; or NULL */
+	const char *sample_type;       /* --sample-type TYPE/UNIT of folded counts, or NULL */
+	bool has_period;               /* --period given: */
+	double period;                 /* in the sample type's time unit, else nanoseconds */
+	bool two_counts;               /* a two-count folded input may be read */
 };
 
 /* Reads the input `name` ("-" is standard input), detecting its format by

@@ -3,9 +3,11 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dist.h"
+#include "folded.h"
 #include "text.h"
 
 void cprof_text_flat(struct cprof_dist *dist, size_t top)
@@ -42,10 +44,23 @@ void cprof_text_flat(struct cprof_dist *dist, size_t top)
 void cprof_folded_flat(struct cprof_dist *dist, size_t top)
 {
 	size_t n = dist->entries.len, i;
+	uint64_t least = UINT64_MAX;
+	char *comment;
 
 	cprof_dist_sort(dist);
 	if (top > 0 && top < n)
 		n = top;
+	for (i = 0; i < n; i++) {
+		const struct cprof_entry *entry = dist->entries.items[i];
+
+		if (entry->count > 0 && entry->count < least)
+			least = entry->count;
+	}
+	comment = cprof_folded_comment(dist->sample_type, dist->has_period, dist->period_us, n,
+				       least);
+	if (comment)
+		fputs(comment, stdout);
+	free(comment);
 	for (i = 0; i < n; i++) {
 		const struct cprof_entry *entry = dist->entries.items[i];
 

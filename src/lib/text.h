@@ -10,7 +10,9 @@
  * 0: all) on standard output. */
 void cprof_text_flat(struct cprof_dist *dist, size_t top);
 
-/* Prints "KEY COUNT" lines in flat order (at most `top`, 0: all). */
+/* Prints "KEY COUNT" lines in flat order (at most `top`, 0: all), after
+ * the "# cprof:" line that says what the counts are when they are not
+ * plain samples (cprof_folded_comment). */
 void cprof_folded_flat(struct cprof_dist *dist, size_t top);
 
 #endif
