@@ -147,7 +147,7 @@ uint32_t cprof_calltree_frame_of(const struct cprof_calltree *tree, uint32_t nod
 
 bool cprof_calltree_add(struct cprof_calltree *tree, uint32_t node, uint64_t count)
 {
-	if (tree->total + count < tree->total)
+	if (count > (uint64_t)INT64_MAX - tree->total)
 		return false;
 	tree->total += count;
 	tree->nodes[node].count += count;

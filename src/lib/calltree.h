@@ -36,7 +36,8 @@ int64_t cprof_calltree_child(struct cprof_calltree *tree, uint32_t parent, uint3
 uint32_t cprof_calltree_frame_of(const struct cprof_calltree *tree, uint32_t node);
 
 /* Adds `count` to the samples of `node` (never the root).  False, with
- * nothing added, when the tree's total would overflow. */
+ * nothing added, when the tree's total would pass 2^63 - 1 (what JSON
+ * integers hold). */
 bool cprof_calltree_add(struct cprof_calltree *tree, uint32_t node, uint64_t count);
 
 /* The sum of the counts added. */
