@@ -5,39 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dist.h"
 #include "flatjson.h"
-#include "input.h"
+#include "jsonin.h"
 #include "profile.h"
 #include "util.h"
-
-struct reader {
-	struct cprof_input *in;
-	struct cprof_error *err;
-};
-
-static size_t load_chunk(void *buffer, size_t size, void *data)
-{
-	struct reader *reader = data;
-	size_t n;
-
-	if (cprof_input_avail(reader->in) == 0 && cprof_input_fill(reader->in, 1, reader->err) < 0)
-		return (size_t)-1;
-	n = cprof_input_avail(reader->in);
-	if (n > size)
-		n = size;
-	memcpy(buffer, cprof_input_data(reader->in), n);
-	cprof_input_skip(reader->in, n);
-	return n;
-}
-
-/* A JSON integer in [0, 2^63). */
-static bool whole(json_t *value, uint64_t *out)
-{
-	if (!json_is_integer(value) || json_integer_value(value) < 0)
-		return false;
-	*out = (uint64_t)json_integer_value(value);
-	return true;
-}
 
 /* The fields that say what the document is, "cprof" to "cum": a new empty
  * distribution of that key and cum, or NULL with `err` set. */
@@ -85,15 +57,15 @@ static int read_totals(json_t *root, struct cprof_dist *dist, uint64_t *total, u
 
 	if (json_is_null(value) || !value)
 		dist->has_period = false;
-	else if (whole(value, &dist->period_us))
+	else if (cprof_json_whole(value, &dist->period_us))
 		dist->has_period = true;
 	else
 		return cprof_error_at(err, "period_us", "must be a whole number or null");
-	if (!whole(json_object_get(root, "total"), total))
+	if (!cprof_json_whole(json_object_get(root, "total"), total))
 		return cprof_error_at(err, "total", "must be a whole number");
 	value = json_object_get(root, "other");
 	*other = 0;
-	if (value && !whole(value, other))
+	if (value && !cprof_json_whole(value, other))
 		return cprof_error_at(err, "other", "must be a whole number");
 	return 0;
 }
@@ -111,9 +83,9 @@ static int read_entry(json_t *entry, size_t i, struct cprof_dist *dist, uint64_t
 	if (!json_is_object(entry) || !json_is_string(key))
 		return cprof_error_at(err, path, "must be an object with a string key");
 	name = json_string_value(key);
-	if (strlen(name) != json_string_length(key))
+	if (!cprof_json_no_nul(key))
 		return cprof_error_at(err, path, "key holds a NUL character");
-	if (!whole(json_object_get(entry, "count"), &count)) {
+	if (!cprof_json_whole(json_object_get(entry, "count"), &count)) {
 		snprintf(path, sizeof(path), "entries[%zu].count", i);
 		return cprof_error_at(err, path, "must be a whole number");
 	}
@@ -181,24 +153,10 @@ static struct cprof_dist *json_to_dist(json_t *root, struct cprof_error *err)
 	return dist;
 }
 
-int cprof_flatjson_read(struct cprof_input *in, struct cprof_profile *profile,
-			struct cprof_error *err)
+int cprof_flatjson_take(json_t *root, struct cprof_profile *profile, struct cprof_error *err)
 {
-	struct reader reader = { in, err };
-	json_error_t json_err;
-	json_t *root;
-
 	profile->format = CPROF_FORMAT_FLAT;
-	root = json_load_callback(load_chunk, &reader, JSON_REJECT_DUPLICATES, &json_err);
-	if (!root) {
-		if (err->text[0])
-			return -1;
-		err->line = json_err.line > 0 ? (unsigned long long)json_err.line : 0;
-		return cprof_error_set(err, "invalid JSON at column %d (byte %d): %s", json_err.column,
-				       json_err.position, json_err.text);
-	}
 	profile->flat = json_to_dist(root, err);
-	json_decref(root);
 	if (!profile->flat)
 		return -1;
 	profile->total = profile->flat->total;

@@ -2,19 +2,14 @@
 #ifndef CPROF_FLATJSON_H
 #define CPROF_FLATJSON_H
 
-#include <stdbool.h>
-#include <stddef.h>
-
-#include "input.h"
-#include "profile.h"
-
 #include <jansson.h>
 
-#include "dist.h"
+#include "profile.h"
+#include "util.h"
 
-/* Reads a flat JSON document from `in` into profile->flat.  -1 with `err`
- * set (invalid JSON with its line, or the JSON path of the fault). */
-int cprof_flatjson_read(struct cprof_input *in, struct cprof_profile *profile,
-			struct cprof_error *err);
+/* Reads the parsed flat JSON document `root` (a JSON object naming
+ * "cprof"; not taken over) into profile->flat.  -1 with `err` set to the
+ * JSON path of the fault. */
+int cprof_flatjson_take(json_t *root, struct cprof_profile *profile, struct cprof_error *err);
 
 #endif

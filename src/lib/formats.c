@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <string.h>
 
 #include <glib.h>
@@ -175,6 +176,26 @@ static bool perf_report(const struct head *h, const char *unused)
 	       (any_line(h, "# Samples: ") && any_line(h, "# Event count"));
 }
 
+/* True when the first bytes hold "`key`" as a JSON object's key: the
+ * quoted name and a colon after it, which no string value can have. */
+static bool found_key(const struct head *h, const char *key)
+{
+	const char *start = (const char *)h->data, *end = start + h->len, *p = start, *q;
+	size_t n = strlen(key);
+
+	while ((p = g_strstr_len(p, (gssize)(end - p), key))) {
+		q = p + n;
+		p = q;
+		if (q - n == start || q[-(ptrdiff_t)n - 1] != '"' || q >= end || *q != '"')
+			continue;
+		for (q++; q < end && (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n'); q++)
+			;
+		if (q < end && *q == ':')
+			return true;
+	}
+	return false;
+}
+
 /* A JSON document that is no cprof flat: it starts with `open` and never
  * names "cprof" in its first bytes. */
 static bool json_other(const struct head *h, char open)
@@ -195,7 +216,7 @@ static bool chrome_trace(const struct head *h, const char *unused)
 
 	(void)unused;
 	if (json_other(h, '{'))
-		return found(h, "\"traceEvents\"");
+		return found_key(h, "traceEvents");
 	if (!json_other(h, '['))
 		return false;
 	while (p < end && strchr(" \t\r\n", *p) && *p)
@@ -208,8 +229,22 @@ static bool chrome_trace(const struct head *h, const char *unused)
 static bool firefox(const struct head *h, const char *unused)
 {
 	(void)unused;
-	return json_other(h, '{') && found(h, "\"meta\"") &&
-	       (found(h, "\"stackwalk\"") || found(h, "\"preprocessedProfileVersion\""));
+	return json_other(h, '{') && found_key(h, "meta") &&
+	       (found_key(h, "stackwalk") || found_key(h, "preprocessedProfileVersion"));
+}
+
+/* V8's heap snapshot ({"snapshot": {"meta": ...}, "nodes": [...]}) and
+ * its sampling heap profile ({"head": {"callFrame": ...}, "samples"}). */
+static bool v8_heap_snapshot(const struct head *h, const char *unused)
+{
+	(void)unused;
+	return json_other(h, '{') && found_key(h, "snapshot") && found_key(h, "node_fields");
+}
+
+static bool v8_heap_profile(const struct head *h, const char *unused)
+{
+	(void)unused;
+	return json_other(h, '{') && found_key(h, "head") && found_key(h, "selfSize");
 }
 
 static bool match_magic(const struct head *h, const char *bytes)
@@ -275,14 +310,22 @@ static const struct entry {
 	    "convert it: go tool pprof -proto FILE > FILE.pb.gz" } },
 	{ match_line, "v8-version,",
 	  { "a V8 tick log (node --prof)",
-	    "node --prof-process FILE prints it; node --cpu-prof writes a .cpuprofile "
-	    "instead" } },
+	    "node --prof-process FILE prints it; node --cpu-prof writes a .cpuprofile, which "
+	    "cprof reads" } },
 	{ match_magic, "Nettrace",
 	  { "a .NET trace (nettrace)",
-	    "convert it: dotnet-trace convert --format Speedscope FILE" } },
+	    "convert it to speedscope's format, which cprof reads: dotnet-trace convert "
+	    "--format Speedscope FILE" } },
 	{ chrome_trace, NULL,
 	  { "Chrome's trace event format (events, not samples)",
-	    "record a CPU profile instead (node --cpu-prof writes a .cpuprofile)" } },
+	    "record a CPU profile instead: node --cpu-prof writes a .cpuprofile, which cprof "
+	    "reads" } },
+	{ v8_heap_snapshot, NULL,
+	  { "a V8 heap snapshot (objects, not samples)",
+	    "no converter makes samples of it; Chrome's DevTools (Memory) load it" } },
+	{ v8_heap_profile, NULL,
+	  { "a V8 sampling heap profile (node --heap-prof)",
+	    "no converter to a format cprof reads; Chrome's DevTools (Memory) load it" } },
 	{ firefox, NULL,
 	  { "a Firefox Profiler profile",
 	    "no converter to a format cprof reads" } },

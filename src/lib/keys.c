@@ -8,6 +8,7 @@
 #include <glib.h>
 
 #include "arena.h"
+#include "calltree.h"
 #include "dist.h"
 #include "keys.h"
 #include "maps.h"
@@ -543,6 +544,10 @@ int cprof_profile_to_dist(struct cprof_profile *profile, const struct cprof_key_
 		break;
 	case CPROF_FORMAT_PERF:
 		status = cprof_perf_to_dist(profile, options, dist, err);
+		break;
+	case CPROF_FORMAT_SPEEDSCOPE:
+	case CPROF_FORMAT_CPUPROFILE:
+		status = cprof_calltree_to_dist(profile->calltree, options, dist, err);
 		break;
 	case CPROF_FORMAT_GPERF:
 	case CPROF_FORMAT_PPROF:

@@ -137,6 +137,7 @@ static struct cprof_profile *read_profile(struct cprof_loader *loader, const cha
 		cprof_die("%s: sample type %s differs from %s of the input before it", name, *type,
 			  loader->sample_type);
 	if (profile->format != CPROF_FORMAT_FOLDED && profile->format != CPROF_FORMAT_FLAT &&
+	    profile->format != CPROF_FORMAT_SPEEDSCOPE && profile->format != CPROF_FORMAT_CPUPROFILE &&
 	    (loader->key.by == CPROF_BY_FUNCTION || loader->key.by == CPROF_BY_LINE ||
 	     loader->key.by == CPROF_BY_STACK))
 		start_symbolizer(loader);

@@ -6,6 +6,8 @@
 
 #include <glib.h>
 
+#include "calltree.h"
+#include "cpuprofile.h"
 #include "dist.h"
 #include "flatjson.h"
 #include "folded.h"
@@ -13,11 +15,13 @@
 #include "gperf.h"
 #include "heap.h"
 #include "input.h"
+#include "jsonin.h"
 #include "maps.h"
 #include "perfscript.h"
 #include "profile.h"
 #include "proto.h"
 #include "ptrs.h"
+#include "speedscope.h"
 #include "util.h"
 
 /* How far into a text input the first non-blank line is looked for. */
@@ -127,6 +131,8 @@ static int check_labels(const struct cprof_profile *profile,
 		[CPROF_FORMAT_FLAT] = "a flat distribution has",
 		[CPROF_FORMAT_HEAP] = "a gperftools heap profile has",
 		[CPROF_FORMAT_PERF] = "perf script text has",
+		[CPROF_FORMAT_SPEEDSCOPE] = "a speedscope file has",
+		[CPROF_FORMAT_CPUPROFILE] = "a .cpuprofile has",
 	};
 
 	if (!options || profile->format == CPROF_FORMAT_PPROF)
@@ -154,6 +160,8 @@ static int check_units(const struct cprof_profile *profile,
 				      "(--sample-index picks one)",
 		[CPROF_FORMAT_PERF] = "perf script text says its event and period "
 				      "(--sample-index picks one)",
+		[CPROF_FORMAT_SPEEDSCOPE] = "a speedscope file says its unit",
+		[CPROF_FORMAT_CPUPROFILE] = "a .cpuprofile counts samples",
 	};
 
 	if (!options || profile->format == CPROF_FORMAT_FOLDED)
@@ -203,6 +211,34 @@ static int read_folded(struct cprof_input *in, struct cprof_profile *profile,
 	return foreign ? cprof_format_refuse(foreign, profile->source, err) : -1;
 }
 
+/* Reads a JSON object, parsed once: cprof's flat, a speedscope file or a
+ * .cpuprofile, told apart by their members. */
+static int read_json(struct cprof_input *in, struct cprof_profile *profile,
+		     const char *request, struct cprof_error *err)
+{
+	json_t *root = cprof_json_load(in, err);
+	int status;
+
+	if (!root)
+		return -1;
+	if (!json_is_object(root))
+		status = cprof_error_at(err, "(root)", "not a JSON object");
+	else if (json_object_get(root, "cprof"))
+		status = cprof_flatjson_take(root, profile, err) == 0 ?
+				 check_type_index(cprof_dist_sample_type(profile->flat), request,
+						  err) : -1;
+	else if (cprof_speedscope_is(root))
+		status = cprof_speedscope_take(root, profile, request, err);
+	else if (cprof_cpuprofile_is(root))
+		status = cprof_cpuprofile_take(root, profile, err) == 0 ?
+				 check_samples_index(request, err) : -1;
+	else
+		status = cprof_error_set(err, "a JSON object of no format cprof reads (cprof reads "
+					      "its own flat JSON, speedscope's and V8's .cpuprofile)");
+	json_decref(root);
+	return status;
+}
+
 /* Reads a text input (flat JSON or folded stacks), or a profile.proto
  * the text sniffing did not take. */
 static int read_text(struct cprof_input *in, struct cprof_profile *profile,
@@ -228,9 +264,7 @@ static int read_text(struct cprof_input *in, struct cprof_profile *profile,
 		else
 			cprof_error_set(err, "unrecognized profile format");
 	} else if (format == CPROF_FORMAT_FLAT) {
-		status = cprof_flatjson_read(in, profile, err);
-		if (status == 0)
-			status = check_type_index(cprof_dist_sample_type(profile->flat), request, err);
+		status = read_json(in, profile, request, err);
 	} else if (format == CPROF_FORMAT_FOLDED) {
 		status = read_folded(in, profile, options, err);
 		if (status == 0)
@@ -348,5 +382,6 @@ void cprof_profile_free(struct cprof_profile *profile)
 	g_free(profile->row_labels);
 	g_free(profile->sample_type);
 	cprof_perf_free(profile->perf);
+	cprof_calltree_free(profile->calltree);
 	free(profile);
 }

@@ -17,6 +17,8 @@ enum cprof_format {
 	CPROF_FORMAT_PPROF,    /* pprof's profile.proto (proto.h) */
 	CPROF_FORMAT_HEAP,     /* gperftools heap profile, legacy text (heap.h) */
 	CPROF_FORMAT_PERF,     /* Linux perf: perf script's text or perf.data (perfscript.h) */
+	CPROF_FORMAT_SPEEDSCOPE, /* speedscope's JSON (speedscope.h) */
+	CPROF_FORMAT_CPUPROFILE, /* V8's .cpuprofile (cpuprofile.h) */
 };
 
 /* A distinct call chain of a binary profile and its summed count. */
@@ -36,6 +38,7 @@ struct cprof_folded_stack {
 	char frames[];
 };
 
+struct cprof_calltree;
 struct cprof_dist;
 struct cprof_perf;
 
@@ -73,6 +76,7 @@ struct cprof_profile {
 	 * NULL when none were asked or the format has no labels. */
 	const char **row_labels;
 	struct cprof_perf *perf;       /* perf: its stacks and frames, owned */
+	struct cprof_calltree *calltree; /* speedscope, .cpuprofile: owned */
 };
 
 /* The options of reading an input beyond its name. */
