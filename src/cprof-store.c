@@ -67,7 +67,8 @@ struct allowed {
 static const int init_options[] = { OPT_DIMS, OPT_CLUSTER, 0 };
 static const int load_options[] = { OPT_TAG, OPT_LABEL, OPT_DATE, CPROF_OPT_BY, CPROF_OPT_SAMPLE_INDEX,
 				     CPROF_OPT_NO_SYMBOLIZE, CPROF_OPT_NO_INLINE,
-				     CPROF_OPT_SYMBOLS, CPROF_OPT_BINARY, 0 };
+				     CPROF_OPT_SYMBOLS, CPROF_OPT_BINARY, CPROF_OPT_SAMPLE_TYPE,
+				     CPROF_OPT_PERIOD, 0 };
 static const int query_options[] = { OPT_WHERE, OPT_GROUP, OPT_FROM, OPT_TO, CPROF_OPT_BY,
 				     'n', 'c', 't', 0 };
 
