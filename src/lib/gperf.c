@@ -214,6 +214,10 @@ static int read_header(struct cprof_input *in, struct cprof_profile *profile,
 				       (unsigned long long)version, 2 * layout->width);
 	profile->has_period = true;
 	profile->period_us = slot(data + 3 * layout->width, layout);
+	/* Written as a JSON integer, which cprof reads back below 2^63 only. */
+	if (profile->period_us > INT64_MAX)
+		return cprof_error_set(err, "sampling period %llu past 2^63 - 1 at byte %u",
+				       (unsigned long long)profile->period_us, 3 * layout->width);
 	cprof_input_skip(in, (size_t)bytes);
 	*layout_out = layout;
 	return 0;

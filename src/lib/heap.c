@@ -142,20 +142,28 @@ static int parse_header(const char *line, size_t len, struct header *h, struct c
 
 /* pprof's scaleHeapSample: a stack of count objects of size bytes in all,
  * sampled every `rate` bytes on average, was sampled with probability
- * 1 - exp(-(size/count)/rate). */
-static void unsample(int64_t *count, int64_t *size, int64_t rate)
+ * 1 - exp(-(size/count)/rate).  Scaled values past 2^63 (a huge size or
+ * rate) are an error, not a conversion out of range. */
+static int unsample(int64_t *count, int64_t *size, int64_t rate, const char *what,
+		    struct cprof_error *err)
 {
-	double scale;
+	double scale, scaled_count, scaled_size;
 
 	if (*count == 0 || *size == 0) {
 		*count = *size = 0;
-		return;
+		return 0;
 	}
 	if (rate <= 1)
-		return;
+		return 0;
 	scale = 1 / (1 - exp(-((double)*size / (double)*count) / (double)rate));
-	*count = (int64_t)((double)*count * scale);
-	*size = (int64_t)((double)*size * scale);
+	scaled_count = (double)*count * scale;
+	scaled_size = (double)*size * scale;
+	if (!(scaled_count < 0x1p63) || !(scaled_size < 0x1p63))
+		return cprof_error_set(err, "%s values %" PRId64 ": %" PRId64 " at sampling rate %"
+				       PRId64 " scale past 2^63", what, *count, *size, rate);
+	*count = (int64_t)scaled_count;
+	*size = (int64_t)scaled_size;
+	return 0;
 }
 
 struct stacks {
@@ -202,8 +210,8 @@ static int parse_values(struct cursor *c, const struct header *h, int64_t *value
 		if (count == 0 && size != 0)
 			return cprof_error_set(err, "%s count is 0 but its size is %" PRId64,
 					       i ? "allocation" : "in-use", size);
-		if (h->v2)
-			unsample(&count, &size, h->rate);
+		if (h->v2 && unsample(&count, &size, h->rate, i ? "allocation" : "in-use", err) < 0)
+			return -1;
 		values[n++] = count;
 		values[n++] = size;
 	}
