@@ -312,10 +312,17 @@ static int read_maps(struct cprof_input *in, struct cprof_profile *profile,
 	const char *line;
 	long long len;
 	bool has_nul;
+	uint64_t at = in->offset;
 
 	while ((len = cprof_input_line(in, &line, &has_nul, err)) >= 0) {
-		if (!has_nul)
-			cprof_maps_add_line(&profile->maps, line, (size_t)len);
+		if (!has_nul && cprof_maps_add_line(&profile->maps, line, (size_t)len, err) < 0) {
+			size_t n = strlen(err->text);
+
+			snprintf(err->text + n, sizeof(err->text) - n, " at byte %llu",
+				 (unsigned long long)at);
+			return -1;
+		}
+		at = in->offset;
 	}
 	if (err->text[0])
 		return -1;

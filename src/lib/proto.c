@@ -678,7 +678,7 @@ void cprof_locations_free(struct cprof_locations *locations)
 }
 
 /* The mappings as /proc/maps lines for maps.c, then each location's. */
-static void build_maps(struct cprof_proto_reader *r, struct cprof_profile *profile)
+static int build_maps(struct cprof_proto_reader *r, struct cprof_profile *profile)
 {
 	GString *line = g_string_new(NULL);
 	size_t i;
@@ -692,11 +692,16 @@ static void build_maps(struct cprof_proto_reader *r, struct cprof_profile *profi
 				m->limit, m->file_offset);
 		for (j = 0; j < len; j++)
 			g_string_append_c(line, name[j] == '\n' || name[j] == '\0' ? '?' : name[j]);
-		cprof_maps_add_line(&profile->maps, line->str, line->len);
+		/* A line starting with an address defines nothing: none fails. */
+		if (cprof_maps_add_line(&profile->maps, line->str, line->len, r->err) < 0) {
+			g_string_free(line, TRUE);
+			return -1;
+		}
 	}
 	g_string_free(line, TRUE);
 	cprof_maps_finish(&profile->maps);
 	profile->replaced_utf8 |= profile->maps.replaced_utf8;
+	return 0;
 }
 
 static void build_locations(struct cprof_proto_reader *r, struct cprof_profile *profile,
@@ -931,7 +936,8 @@ static int finish(struct cprof_proto_reader *r, struct cprof_profile *profile, c
 	set_period(r, profile);
 	if (cprof_proto_prune_locations(r, functions) < 0)
 		goto out;
-	build_maps(r, profile);
+	if (build_maps(r, profile) < 0)
+		goto out;
 	build_locations(r, profile, functions);
 	status = build_stacks(r, profile, locations, index);
 out:
