@@ -40,11 +40,51 @@ struct header {
 	uint64_t checksum;     /* of the 32 bytes above, the key and the payload */
 };
 
+/* Why the directory open at `fd` is not to be trusted, or NULL: it must
+ * be a directory (not a symlink to one: opened with O_NOFOLLOW), the
+ * user's own, and writable by no one else. */
+static const char *untrusted(int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) != 0)
+		return strerror(errno);
+	if (!S_ISDIR(st.st_mode))
+		return "not a directory";
+	if (st.st_uid != geteuid())
+		return "owned by another user";
+	if (st.st_mode & (S_IWGRP | S_IWOTH))
+		return "writable by others";
+	return NULL;
+}
+
+/* Opens the cache directory `dir` when it is to be trusted; -1 (errno
+ * set, *why too when it is there but untrusted) when not. */
+static int open_dir(const char *dir, const char **why)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	*why = NULL;
+	if (fd < 0) {
+		if (errno == ELOOP || errno == ENOTDIR)
+			*why = "a symbolic link or not a directory";
+		return -1;
+	}
+	if ((*why = untrusted(fd)) != NULL) {
+		close(fd);
+		errno = EPERM;
+		return -1;
+	}
+	return fd;
+}
+
 const char *cprof_cache_dir(void)
 {
 	static char *dir;
 	static bool done;
-	const char *env = getenv("CPROF_CACHE"), *base;
+	const char *env = getenv("CPROF_CACHE"), *base, *why = NULL;
+	char *parent;
+	int fd;
 
 	if (done)
 		return dir;
@@ -56,10 +96,22 @@ const char *cprof_cache_dir(void)
 		dir = g_build_filename(base, "cprof", NULL);
 	else if ((base = getenv("HOME")) && base[0] == '/')
 		dir = g_build_filename(base, ".cache", "cprof", NULL);
-	if (dir && g_mkdir_with_parents(dir, 0700) != 0) {
+	if (!dir)
+		return NULL;
+	parent = g_path_get_dirname(dir);
+	if (g_mkdir_with_parents(parent, 0700) == 0 && (mkdir(dir, 0700) == 0 || errno == EEXIST))
+		fd = open_dir(dir, &why);
+	else
+		fd = -1;
+	g_free(parent);
+	if (fd < 0) {
+		if (why)
+			cprof_warn("%s: %s: the symbol cache is off for this run", dir, why);
 		g_free(dir);
 		dir = NULL;
+		return NULL;
 	}
+	close(fd);
 	return dir;
 }
 
@@ -115,18 +167,23 @@ static bool write_all(int fd, const void *buf, size_t len)
 void *cprof_cache_load(const char *dir, const char *name, const void *key, size_t key_len,
 		       size_t *len)
 {
-	char *path = g_build_filename(dir, name, NULL);
 	unsigned char *buf = NULL;
+	const char *why;
 	struct header h;
 	struct stat st;
-	int fd;
+	int dir_fd, fd;
 
 	*len = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	g_free(path);
+	dir_fd = open_dir(dir, &why);
+	if (dir_fd < 0)
+		return NULL;
+	/* A FIFO must not block, a symlink must not lead elsewhere. */
+	fd = openat(dir_fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	close(dir_fd);
 	if (fd < 0)
 		return NULL;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < HEADER_SIZE ||
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+	    st.st_size < HEADER_SIZE ||
 	    (uint64_t)st.st_size > CACHE_MAX_ENTRY || !read_all(fd, &h, sizeof(h)) ||
 	    memcmp(h.magic, CACHE_MAGIC, sizeof(h.magic)) != 0 || h.version != CACHE_VERSION ||
 	    h.order != CACHE_ORDER || h.key_len != key_len ||
@@ -185,33 +242,55 @@ static uint64_t cache_bound(void)
 	return *end ? CACHE_DEFAULT_BOUND : bound;
 }
 
+/* Whether `name` is one the cache writes: an entry (16 hex digits and
+ * CACHE_SUFFIX) or, with *tmp set, the temporary file of one. */
+static bool own_name(const char *name, bool *tmp)
+{
+	size_t i;
+
+	for (i = 0; i < 16; i++)
+		if (!g_ascii_isxdigit(name[i]))
+			return false;
+	if (strncmp(name + 16, CACHE_SUFFIX, sizeof(CACHE_SUFFIX) - 1) != 0)
+		return false;
+	name += 16 + sizeof(CACHE_SUFFIX) - 1;
+	*tmp = *name != '\0';
+	return !*tmp || (strncmp(name, CACHE_TMP, sizeof(CACHE_TMP) - 1) == 0 &&
+			 strlen(name) == sizeof(CACHE_TMP) - 1 + 6);
+}
+
 /* Removes the least recently used entries until the rest fit the bound,
- * and temporary files a killed run left more than an hour ago. */
-static void evict(const char *dir)
+ * and temporary files a killed run left more than an hour ago: only
+ * files of the cache's own names, regular and the user's own, removed
+ * through the directory's descriptor (a symlink is never followed). */
+static void evict(int dir_fd)
 {
 	GArray *entries = g_array_new(FALSE, FALSE, sizeof(struct entry));
 	uint64_t total = 0, bound = cache_bound();
 	time_t now = time(NULL);
 	struct dirent *d;
-	DIR *dp = opendir(dir);
+	int list_fd = dup(dir_fd);
+	DIR *dp = list_fd >= 0 ? fdopendir(list_fd) : NULL;
 	guint i;
 
 	if (!dp) {
+		if (list_fd >= 0)
+			close(list_fd);
 		g_array_free(entries, TRUE);
 		return;
 	}
 	while ((d = readdir(dp)) != NULL) {
-		bool is_entry = g_str_has_suffix(d->d_name, CACHE_SUFFIX);
-		bool is_tmp = strstr(d->d_name, CACHE_TMP) != NULL;
 		struct stat st;
 		struct entry e;
+		bool is_tmp;
 
-		if ((!is_entry && !is_tmp) || fstatat(dirfd(dp), d->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
-		    !S_ISREG(st.st_mode))
+		if (!own_name(d->d_name, &is_tmp) ||
+		    fstatat(dir_fd, d->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+		    !S_ISREG(st.st_mode) || st.st_uid != geteuid())
 			continue;
 		if (is_tmp) {
 			if (now - st.st_mtime > 3600)
-				(void)unlinkat(dirfd(dp), d->d_name, 0);
+				(void)unlinkat(dir_fd, d->d_name, 0);
 			continue;
 		}
 		e.name = g_strdup(d->d_name);
@@ -225,7 +304,7 @@ static void evict(const char *dir)
 		for (i = 0; i < entries->len && total > bound; i++) {
 			struct entry *e = &g_array_index(entries, struct entry, i);
 
-			if (unlinkat(dirfd(dp), e->name, 0) == 0 || errno == ENOENT)
+			if (unlinkat(dir_fd, e->name, 0) == 0 || errno == ENOENT)
 				total -= e->size;
 		}
 	}
@@ -235,14 +314,41 @@ static void evict(const char *dir)
 	closedir(dp);
 }
 
+/* Creates a new temporary file for the entry `name` in the directory
+ * open at `dir_fd`, 0600; its name into tmp (room for the name and 14
+ * bytes).  Returns the descriptor, or -1. */
+static int create_tmp(int dir_fd, const char *name, char *tmp, size_t size)
+{
+	static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	int tries, i, fd;
+
+	for (tries = 0; tries < 100; tries++) {
+		char suffix[7];
+
+		for (i = 0; i < 6; i++)
+			suffix[i] = letters[g_random_int_range(0, (gint32)sizeof(letters) - 1)];
+		suffix[6] = '\0';
+		snprintf(tmp, size, "%s" CACHE_TMP "%s", name, suffix);
+		fd = openat(dir_fd, tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+	}
+	return -1;
+}
+
 void cprof_cache_store(const char *dir, const char *name, const void *key, size_t key_len,
 		       const void *payload, size_t len)
 {
-	char *path = g_build_filename(dir, name, NULL);
-	char *tmp = g_strdup_printf("%s" CACHE_TMP "XXXXXX", path);
+	char tmp[256];
+	const char *why;
 	struct header h;
-	int fd;
+	int dir_fd, fd;
 
+	if (strlen(name) + sizeof(CACHE_TMP) + 7 > sizeof(tmp) || key_len > UINT32_MAX)
+		return;
+	dir_fd = open_dir(dir, &why);
+	if (dir_fd < 0)
+		return;
 	memset(&h, 0, sizeof(h));
 	memcpy(h.magic, CACHE_MAGIC, sizeof(h.magic));
 	h.version = CACHE_VERSION;
@@ -250,16 +356,15 @@ void cprof_cache_store(const char *dir, const char *name, const void *key, size_
 	h.payload_len = len;
 	h.order = CACHE_ORDER;
 	h.checksum = checksum(&h, key, key_len, payload, len);
-	fd = key_len <= UINT32_MAX ? g_mkstemp_full(tmp, O_RDWR | O_CLOEXEC, 0600) : -1;
+	fd = create_tmp(dir_fd, name, tmp, sizeof(tmp));
 	if (fd >= 0) {
 		bool ok = write_all(fd, &h, sizeof(h)) && write_all(fd, key, key_len) &&
 			  write_all(fd, payload, len);
 
-		if (close(fd) != 0 || !ok || rename(tmp, path) != 0)
-			(void)unlink(tmp);
+		if (close(fd) != 0 || !ok || renameat(dir_fd, tmp, dir_fd, name) != 0)
+			(void)unlinkat(dir_fd, tmp, 0);
 		else
-			evict(dir);
+			evict(dir_fd);
 	}
-	g_free(tmp);
-	g_free(path);
+	close(dir_fd);
 }

@@ -6,11 +6,15 @@
 #include <stdint.h>
 
 /* The cache directory ($XDG_CACHE_HOME/cprof, else ~/.cache/cprof),
- * created on first need; NULL when CPROF_CACHE=off or when it cannot be
- * made.  The string is owned by the module. */
+ * created 0700 on first need; NULL when CPROF_CACHE=off, when it cannot
+ * be made, or (with one warning) when it is not to be trusted: a symlink,
+ * another user's, or writable by group or others.  The string is owned
+ * by the module. */
 const char *cprof_cache_dir(void);
 
-/* The payload of the entry `name` in `dir` when its file is whole: the
+/* The payload of the entry `name` in `dir` (a directory still to be
+ * trusted, the entry a regular file of the user's own, opened without
+ * following a symlink or blocking on a FIFO) when its file is whole: the
  * format's magic and version, a length that adds up, the very `key` it
  * was stored under and a checksum that matches.  Returns a new buffer of
  * *len bytes, or NULL (no entry, or one not to be trusted). */

@@ -214,6 +214,10 @@ static int read_header(struct cprof_input *in, struct cprof_profile *profile,
 				       (unsigned long long)version, 2 * layout->width);
 	profile->has_period = true;
 	profile->period_us = slot(data + 3 * layout->width, layout);
+	/* Written as a JSON integer, which cprof reads back below 2^63 only. */
+	if (profile->period_us > INT64_MAX)
+		return cprof_error_set(err, "sampling period %llu past 2^63 - 1 at byte %u",
+				       (unsigned long long)profile->period_us, 3 * layout->width);
 	cprof_input_skip(in, (size_t)bytes);
 	*layout_out = layout;
 	return 0;
@@ -308,10 +312,17 @@ static int read_maps(struct cprof_input *in, struct cprof_profile *profile,
 	const char *line;
 	long long len;
 	bool has_nul;
+	uint64_t at = in->offset;
 
 	while ((len = cprof_input_line(in, &line, &has_nul, err)) >= 0) {
-		if (!has_nul)
-			cprof_maps_add_line(&profile->maps, line, (size_t)len);
+		if (!has_nul && cprof_maps_add_line(&profile->maps, line, (size_t)len, err) < 0) {
+			size_t n = strlen(err->text);
+
+			snprintf(err->text + n, sizeof(err->text) - n, " at byte %llu",
+				 (unsigned long long)at);
+			return -1;
+		}
+		at = in->offset;
 	}
 	if (err->text[0])
 		return -1;

@@ -142,20 +142,28 @@ static int parse_header(const char *line, size_t len, struct header *h, struct c
 
 /* pprof's scaleHeapSample: a stack of count objects of size bytes in all,
  * sampled every `rate` bytes on average, was sampled with probability
- * 1 - exp(-(size/count)/rate). */
-static void unsample(int64_t *count, int64_t *size, int64_t rate)
+ * 1 - exp(-(size/count)/rate).  Scaled values past 2^63 (a huge size or
+ * rate) are an error, not a conversion out of range. */
+static int unsample(int64_t *count, int64_t *size, int64_t rate, const char *what,
+		    struct cprof_error *err)
 {
-	double scale;
+	double scale, scaled_count, scaled_size;
 
 	if (*count == 0 || *size == 0) {
 		*count = *size = 0;
-		return;
+		return 0;
 	}
 	if (rate <= 1)
-		return;
+		return 0;
 	scale = 1 / (1 - exp(-((double)*size / (double)*count) / (double)rate));
-	*count = (int64_t)((double)*count * scale);
-	*size = (int64_t)((double)*size * scale);
+	scaled_count = (double)*count * scale;
+	scaled_size = (double)*size * scale;
+	if (!(scaled_count < 0x1p63) || !(scaled_size < 0x1p63))
+		return cprof_error_set(err, "%s values %" PRId64 ": %" PRId64 " at sampling rate %"
+				       PRId64 " scale past 2^63", what, *count, *size, rate);
+	*count = (int64_t)scaled_count;
+	*size = (int64_t)scaled_size;
+	return 0;
 }
 
 struct stacks {
@@ -202,8 +210,8 @@ static int parse_values(struct cursor *c, const struct header *h, int64_t *value
 		if (count == 0 && size != 0)
 			return cprof_error_set(err, "%s count is 0 but its size is %" PRId64,
 					       i ? "allocation" : "in-use", size);
-		if (h->v2)
-			unsample(&count, &size, h->rate);
+		if (h->v2 && unsample(&count, &size, h->rate, i ? "allocation" : "in-use", err) < 0)
+			return -1;
 		values[n++] = count;
 		values[n++] = size;
 	}
@@ -292,76 +300,6 @@ static int add_stack(struct cprof_profile *profile, struct stacks *s, uint32_t d
 	return 0;
 }
 
-static bool is_hex(char c)
-{
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
-/* One line of the maps: "NAME=VALUE" defines $NAME for the lines after
- * it (pprof's way; build= is maps.c's own), "START-END: PATH [(@OFFSET)]"
- * is pprof's brief form, anything else goes to maps.c as /proc/maps. */
-static void add_map_line(struct cprof_maps *maps, GPtrArray *vars, const char *line, size_t len)
-{
-	GString *text = g_string_new_len(line, (gssize)len);
-	const char *p, *end, *eq;
-	guint i;
-
-	for (i = 0; i + 1 < vars->len; i += 2) {
-		const char *name = g_ptr_array_index(vars, i), *value = g_ptr_array_index(vars, i + 1);
-		char *found;
-
-		while ((found = strstr(text->str, name)) != NULL) {
-			gssize at = found - text->str;
-
-			g_string_erase(text, at, (gssize)strlen(name));
-			g_string_insert(text, at, value);
-			if (strlen(value) >= strlen(name) && strstr(value, name))
-				break;
-		}
-	}
-	p = text->str;
-	end = text->str + text->len;
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	eq = memchr(p, '=', (size_t)(end - p));
-	if (eq && !is_hex(*p) && strncmp(p, "build=", 6) != 0) {
-		g_ptr_array_add(vars, g_strdup_printf("$%.*s", (int)(eq - p), p));
-		g_ptr_array_add(vars, g_strstrip(g_strndup(eq + 1, (gsize)(end - eq - 1))));
-	} else {
-		const char *q = p;
-		uint64_t start = 0, stop = 0, offset = 0;
-		char *path_end;
-
-		if (strncmp(q, "0x", 2) == 0)
-			q += 2;
-		start = strtoull(q, &path_end, 16);
-		q = path_end;
-		if (q > p && q < end && *q == '-') {
-			q++;
-			if (strncmp(q, "0x", 2) == 0)
-				q += 2;
-			stop = strtoull(q, &path_end, 16);
-			if (path_end > q && *path_end == ':') {
-				const char *path = path_end + 1, *at;
-				size_t path_len;
-
-				while (*path == ' ' || *path == '\t')
-					path++;
-				path_len = strcspn(path, " \t");
-				at = path + path_len;
-				while (*at == ' ' || *at == '\t')
-					at++;
-				if (strncmp(at, "(@", 2) == 0)
-					offset = strtoull(at + 2, NULL, 16);
-				g_string_printf(text, "%" PRIx64 "-%" PRIx64 " r-xp %" PRIx64 " 00:00 0 %.*s",
-						start, stop, offset, (int)path_len, path);
-			}
-		}
-		cprof_maps_add_line(maps, text->str, text->len);
-	}
-	g_string_free(text, TRUE);
-}
-
 static bool map_sentinel(const char *line, size_t len)
 {
 	return g_strstr_len(line, (gssize)len, "--- Memory map: ---") ||
@@ -374,7 +312,6 @@ struct heap_reader {
 	const char *sample_index;
 	struct cprof_error *err;
 	struct stacks stacks;
-	GPtrArray *vars;               /* the maps' $NAME=VALUE, g_free'd */
 	struct header header;
 	bool in_maps;
 	int index;                     /* the sample index picked */
@@ -415,8 +352,10 @@ static int take_line(struct heap_reader *r, unsigned long long line_no, const ch
 	uint32_t depth;
 
 	if (r->in_maps) {
-		if (!has_nul)
-			add_map_line(&r->profile->maps, r->vars, line, len);
+		if (!has_nul && cprof_maps_add_line(&r->profile->maps, line, len, r->err) < 0) {
+			r->err->line = line_no;
+			return -1;
+		}
 		return 0;
 	}
 	if (has_nul) {
@@ -445,7 +384,7 @@ int cprof_heap_read(struct cprof_input *in, struct cprof_profile *profile,
 {
 	struct heap_reader r = { profile, sample_index, err,
 				 { g_hash_table_new(stack_hash, stack_equal), NULL, 0 },
-				 g_ptr_array_new_with_free_func(g_free), { 0 }, false, -1 };
+				 { 0 }, false, -1 };
 	unsigned long long line_no = 0;
 	bool has_nul;
 	const char *line;
@@ -472,7 +411,6 @@ int cprof_heap_read(struct cprof_input *in, struct cprof_profile *profile,
 	status = 0;
 out:
 	g_hash_table_destroy(r.stacks.table);
-	g_ptr_array_free(r.vars, TRUE);
 	free(r.stacks.pcs);
 	return status;
 }

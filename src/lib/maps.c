@@ -1,6 +1,7 @@
 /* maps.c: the mapped-objects text that ends a gperftools profile. */
 #include "config.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +9,12 @@
 
 #include "maps.h"
 #include "util.h"
+
+/* A maps line that expands past this is refused: no path is that long. */
+enum { MAPS_LINE_MAX = PATH_MAX + 256 };
+/* What expansion may add to the maps text, in all. */
+#define MAPS_GROWTH_SLACK ((uint64_t)1 << 20)
+enum { MAPS_GROWTH_FACTOR = 8 };
 
 static bool is_space(char c)
 {
@@ -61,29 +68,6 @@ static bool skip_spaces(const char **p, const char *end)
 		return false;
 	*p = s;
 	return true;
-}
-
-/* Returns `line` with every "$build" that is followed by a non-word
- * character (or ends the line) replaced by `build`; the caller frees it. */
-static char *expand_build(const char *line, size_t len, const char *build, size_t *out_len)
-{
-	static const char var[] = "$build";
-	size_t var_len = sizeof(var) - 1, build_len = strlen(build);
-	GString *out = g_string_sized_new(len + 16);
-	size_t i = 0;
-
-	while (i < len) {
-		if (len - i >= var_len && memcmp(line + i, var, var_len) == 0 &&
-		    (i + var_len == len || !is_word(line[i + var_len]))) {
-			g_string_append_len(out, build, (gssize)build_len);
-			i += var_len;
-		} else {
-			g_string_append_c(out, line[i]);
-			i++;
-		}
-	}
-	*out_len = out->len;
-	return g_string_free(out, FALSE);
 }
 
 /* The basename of a valid path: the whole of a bracketed one ("[vdso]"). */
@@ -164,13 +148,135 @@ static void add_maps_entry(struct cprof_maps *maps, const char *p, const char *e
 		add_mapping(maps, start, stop, offset, path, path_len);
 }
 
-void cprof_maps_add_line(struct cprof_maps *maps, const char *line, size_t len)
+/* The value $NAME stands for, [name, name + len) a whole word: the last
+ * build= path for $build, else the first NAME=VALUE definition. */
+static const char *lookup(const struct cprof_maps *maps, const char *name, size_t len)
 {
-	const char *p, *end;
-	char *expanded = NULL;
+	char *key;
+	const char *value;
 
-	p = line;
-	end = line + len;
+	if (len == 5 && memcmp(name, "build", 5) == 0)
+		return maps->build;
+	if (!maps->vars)
+		return NULL;
+	key = g_strndup(name, len);
+	value = g_hash_table_lookup(maps->vars, key);
+	g_free(key);
+	return value;
+}
+
+/* Appends `line` to `out` with each defined $NAME (NAME a whole word)
+ * replaced by its value, in one pass: a value is not expanded again.  -1
+ * with `err` set when the line grows past MAPS_LINE_MAX, or when all that
+ * expansion has added to the maps text is past its bound. */
+static int expand(struct cprof_maps *maps, const char *line, size_t len, GString *out,
+		  struct cprof_error *err)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		const char *dollar = memchr(line + i, '$', len - i);
+		size_t at = dollar ? (size_t)(dollar - line) : len, word = 0;
+		const char *value;
+
+		g_string_append_len(out, line + i, (gssize)(at - i));
+		if (!dollar)
+			break;
+		while (at + 1 + word < len && is_word(line[at + 1 + word]))
+			word++;
+		value = word ? lookup(maps, line + at + 1, word) : NULL;
+		if (value)
+			g_string_append(out, value);
+		else
+			g_string_append_len(out, dollar, (gssize)word + 1);
+		i = at + 1 + word;
+		if (out->len > MAPS_LINE_MAX)
+			return cprof_error_set(err, "maps line expands past %d bytes (no path is that "
+						    "long)", MAPS_LINE_MAX);
+	}
+	if (out->len > len)
+		maps->grown += out->len - len;
+	if (maps->grown > MAPS_GROWTH_SLACK + MAPS_GROWTH_FACTOR * maps->text_bytes)
+		return cprof_error_set(err, "maps definitions expand the maps text past %d times "
+					    "its size", MAPS_GROWTH_FACTOR);
+	return 0;
+}
+
+/* "NAME=VALUE" (NAME a word, VALUE trimmed) defines $NAME for the lines
+ * after it, as pprof reads the maps text; the first definition of a name
+ * holds.  False when [p, end) is no definition (a mapping's "START-END"
+ * is no word). */
+static bool define(struct cprof_maps *maps, const char *p, const char *end)
+{
+	const char *eq = memchr(p, '=', (size_t)(end - p)), *name_end, *value;
+	GHashTable *vars;
+	char *name;
+
+	if (!eq)
+		return false;
+	value = eq + 1;
+	name_end = eq;
+	while (name_end > p && is_space(name_end[-1]))
+		name_end--;
+	if (name_end == p)
+		return false;
+	for (name = (char *)p; name < name_end; name++)
+		if (!is_word(*name))
+			return false;
+	while (value < end && is_space(*value))
+		value++;
+	if (!maps->vars)
+		maps->vars = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	vars = maps->vars;
+	name = g_strndup(p, (gsize)(name_end - p));
+	if (g_hash_table_contains(vars, name))
+		g_free(name);
+	else
+		g_hash_table_insert(vars, name, g_strndup(value, (gsize)(end - value)));
+	return true;
+}
+
+/* pprof's brief form "START-END: PATH [(@OFFSET)]" (hex, 0x optional) at
+ * [p, end) as an executable mapping; false when it is not that form. */
+static bool add_brief(struct cprof_maps *maps, const char *p, const char *end)
+{
+	uint64_t start, stop, offset = 0;
+	const char *path;
+	size_t path_len;
+
+	if (end - p > 2 && p[0] == '0' && p[1] == 'x')
+		p += 2;
+	if (!parse_hex(&p, end, &start) || p == end || *p++ != '-')
+		return false;
+	if (end - p > 2 && p[0] == '0' && p[1] == 'x')
+		p += 2;
+	if (!parse_hex(&p, end, &stop) || p == end || *p++ != ':')
+		return false;
+	skip_spaces(&p, end);
+	path = p;
+	while (p < end && !is_space(*p))
+		p++;
+	path_len = (size_t)(p - path);
+	skip_spaces(&p, end);
+	if (end - p > 2 && p[0] == '(' && p[1] == '@') {
+		p += 2;
+		if (end - p > 2 && p[0] == '0' && p[1] == 'x')
+			p += 2;
+		if (!parse_hex(&p, end, &offset))
+			offset = 0;
+	}
+	if (stop > start)
+		add_mapping(maps, start, stop, offset, path, path_len);
+	return true;
+}
+
+int cprof_maps_add_line(struct cprof_maps *maps, const char *line, size_t len,
+			struct cprof_error *err)
+{
+	const char *p = line, *end = line + len;
+	GString *expanded = NULL;
+
+	maps->text_bytes += len + 1;
 	while (p < end && is_space(*p))
 		p++;
 	if ((size_t)(end - p) >= 6 && memcmp(p, "build=", 6) == 0) {
@@ -180,18 +286,24 @@ void cprof_maps_add_line(struct cprof_maps *maps, const char *line, size_t len)
 			value_end--;
 		g_free(maps->build);
 		maps->build = g_strndup(value, (gsize)(value_end - value));
-		return;
+		return 0;
 	}
-	if (maps->build && memchr(line, '$', len)) {
-		expanded = expand_build(line, len, maps->build, &len);
-		line = expanded;
-		p = line;
-		end = line + len;
-		while (p < end && is_space(*p))
-			p++;
+	if ((maps->build || maps->vars) && memchr(p, '$', (size_t)(end - p))) {
+		expanded = g_string_sized_new(len + 64);
+		if (expand(maps, p, (size_t)(end - p), expanded, err) < 0) {
+			g_string_free(expanded, TRUE);
+			return -1;
+		}
+		p = expanded->str;
+		end = p + expanded->len;
 	}
-	add_maps_entry(maps, p, end);
-	g_free(expanded);
+	while (end > p && is_space(end[-1]))
+		end--;
+	if (p < end && !define(maps, p, end) && !add_brief(maps, p, end))
+		add_maps_entry(maps, p, end);
+	if (expanded)
+		g_string_free(expanded, TRUE);
+	return 0;
 }
 
 static int mapping_cmp(const void *a, const void *b)
@@ -257,5 +369,7 @@ void cprof_maps_clear(struct cprof_maps *maps)
 	free(maps->mappings);
 	g_free(maps->build);
 	g_free(maps->main_path);
+	if (maps->vars)
+		g_hash_table_destroy(maps->vars);
 	memset(maps, 0, sizeof(*maps));
 }

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct cprof_error;
+
 /* One executable mapping from the mapped-objects text. */
 struct cprof_mapping {
 	uint64_t start;        /* first address */
@@ -26,13 +28,22 @@ struct cprof_maps {
 	size_t count;
 	size_t cap;
 	char *build;           /* the last build= path, owned */
+	void *vars;            /* NAME -> VALUE of the maps' definitions, or NULL */
+	uint64_t text_bytes;   /* of the maps text read */
+	uint64_t grown;        /* bytes expansion has added to it */
 	char *main_path;       /* the main executable's file, or NULL; owned */
 	bool replaced_utf8;    /* a path was not valid UTF-8 (see mappings) */
 };
 
-/* Parses one line of the mapped-objects text into `maps`; lines it does not
- * recognize are ignored. */
-void cprof_maps_add_line(struct cprof_maps *maps, const char *line, size_t len);
+/* Parses one line of the mapped-objects text into `maps`, as pprof reads
+ * it: build=PATH and NAME=VALUE define $build and $NAME (NAME a word) for
+ * the lines after them, each line's $NAMEs expanded in one pass; then a
+ * /proc/maps line or the brief "START-END: PATH [(@OFFSET)]".  Lines it
+ * does not recognize are ignored.  Returns 0, or -1 with `err` set when a
+ * line expands past PATH_MAX + 256 bytes or expansion has grown the text
+ * past 8 times its size and 1 MiB. */
+int cprof_maps_add_line(struct cprof_maps *maps, const char *line, size_t len,
+			struct cprof_error *err);
 
 /* Sorts the mappings once all lines are in, and picks the main executable
  * as pprof does: the first mapping with a path that is neither a shared

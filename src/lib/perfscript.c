@@ -599,7 +599,7 @@ static int finish(struct reader *r, struct cprof_profile *profile, const char *s
 	if (r->event && r->samples > 0 && r->all_periods && r->same_period &&
 	    strcmp(units[1], "nanoseconds") == 0 && r->first_period >= 1000) {
 		profile->has_period = true;
-		profile->period_us = (r->first_period + 500) / 1000;
+		profile->period_us = r->first_period / 1000 + (r->first_period % 1000 >= 500);
 	}
 	return 0;
 }

@@ -110,6 +110,7 @@ struct cprof_proto_reader {
 	size_t probe_cap;
 	struct words ids, values, labels; /* the sample being read (decode_sample) */
 	int64_t max_label_string;      /* the largest string index a label names */
+	uint64_t stored;               /* bytes the messages read keep (proto.c charge) */
 	uint64_t max_label_at;
 };
 

@@ -11,6 +11,11 @@
 #include "util.h"
 
 #define MAX_INFLATED ((uint64_t)1 << 30)   /* 1 GiB: a gzip stream inflating past it is refused */
+/* Past 8 MiB inflated, a stream that has inflated more than 128 times the
+ * bytes it came from is refused: profiles compress far less, and what the
+ * reader keeps is bounded by the inflated bytes (proto.c charge()). */
+#define RATIO_FREE ((uint64_t)8 << 20)
+enum { MAX_RATIO = 128 };
 enum { CHUNK = 1 << 16 };
 
 static void *pb_alloc(void *data, size_t size)
@@ -123,6 +128,10 @@ static int src_inflate(struct cprof_pb_source *s, int *rc)
 		return cprof_error_set(s->err, "gzip stream inflates past 1 GiB at byte %llu "
 					       "of the file: refused (a gzip bomb?)",
 				       (unsigned long long)s->in->offset);
+	if (s->produced > RATIO_FREE && s->produced / MAX_RATIO > s->in->offset)
+		return cprof_error_set(s->err, "gzip stream inflates past %d times its size at "
+					       "byte %llu of the file: refused (a gzip bomb?)",
+				       MAX_RATIO, (unsigned long long)s->in->offset);
 	return 0;
 }
 

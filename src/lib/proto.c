@@ -30,6 +30,8 @@
 
 enum {
 	MAX_MESSAGE = 64 << 20,            /* one sample, location, function, mapping or string */
+	STORED_FACTOR = 16,                /* what the messages keep, per byte of them (charge) */
+	STORED_SLACK = 1 << 20,
 	KEY_BYTES = 20,                    /* a field key and a length, at most */
 };
 
@@ -242,11 +244,26 @@ static int check_sample(struct cprof_proto_reader *r, uint64_t at)
 	return 0;
 }
 
+/* Counts `bytes` more of memory that the message at `at`, `len` bytes
+ * with its key, makes the reader keep: -1 with the error set when all
+ * it keeps passes STORED_FACTOR times the profile read so far (and 1 MiB),
+ * so that what is stored is bounded by what the input holds. */
+static int charge(struct cprof_proto_reader *r, const char *what, uint64_t at, uint64_t len,
+		  size_t bytes)
+{
+	r->stored += bytes;
+	if (r->stored > STORED_SLACK + STORED_FACTOR * (at + len))
+		return cprof_proto_fail(r, at, what, "the profile's messages up to here take more "
+					"than %d times their %llu bytes to hold", STORED_FACTOR,
+					(unsigned long long)(at + len));
+	return 0;
+}
+
 /* The stack of the sample being read (its locations, and its labels
  * when they count), added with zero values when it is new; NULL with the
  * error set when a stack with the same locations has another number of
  * values. */
-static struct stack *find_stack(struct cprof_proto_reader *r, uint64_t at)
+static struct stack *find_stack(struct cprof_proto_reader *r, uint64_t at, uint64_t len)
 {
 	size_t n_location_id = r->ids.count, n_value = r->values.count;
 	size_t n_labels = r->keep_labels ? r->labels.count / LABEL_WORDS : 0;
@@ -275,6 +292,8 @@ static struct stack *find_stack(struct cprof_proto_reader *r, uint64_t at)
 		memset(stack_values(stack), 0, n_value * sizeof(uint64_t));
 		g_hash_table_add(r->stacks, stack);
 		g_ptr_array_add(r->stack_list, stack);
+		if (charge(r, "sample", at, len, need + 4 * sizeof(void *)) < 0)
+			return NULL;
 	} else if (check_values_count(r, stack, n_value, at) < 0) {
 		return NULL;
 	}
@@ -282,7 +301,7 @@ static struct stack *find_stack(struct cprof_proto_reader *r, uint64_t at)
 }
 
 /* Adds the sample being read to the sums of its stack. */
-static int add_sample(struct cprof_proto_reader *r, uint64_t at)
+static int add_sample(struct cprof_proto_reader *r, uint64_t at, uint64_t len)
 {
 	const int64_t *value = (const int64_t *)(const void *)r->values.at;
 	struct stack *stack;
@@ -290,7 +309,7 @@ static int add_sample(struct cprof_proto_reader *r, uint64_t at)
 
 	if (check_sample(r, at) < 0)
 		return -1;
-	stack = find_stack(r, at);
+	stack = find_stack(r, at, len);
 	if (!stack)
 		return -1;
 	for (i = 0; i < r->values.count; i++) {
@@ -337,34 +356,94 @@ static int take_mapping(struct cprof_proto_reader *r, const unsigned char *data,
 	mapping.filename = m->filename;
 	mapping.build_id = m->build_id;
 	mapping.at = at;
-	g_array_append_val(r->mappings, mapping);
 	perftools__profiles__mapping__free_unpacked(m, &cprof_pb_allocator);
-	return 0;
+	if (mapping.id == 0)
+		return cprof_proto_fail(r, at, field_names[F_MAPPING], "id 0");
+	g_array_append_val(r->mappings, mapping);
+	return charge(r, field_names[F_MAPPING], at, len, sizeof(mapping));
+}
+
+/* A Line message at [p, end) into `line` (function_id and line; column
+ * and unknown fields skipped); false when it is malformed. */
+static bool decode_line(const unsigned char *p, const unsigned char *end, struct line *line)
+{
+	line->function_id = 0;
+	line->line = 0;
+	while (p < end) {
+		uint64_t key, value;
+
+		if (!cprof_pb_take_varint(&p, end, &key) || key >> 3 == 0)
+			return false;
+		if (key >> 3 <= 3) {
+			if ((key & 7) != 0 || !cprof_pb_take_varint(&p, end, &value))
+				return false;
+			if (key >> 3 == 1)
+				line->function_id = value;
+			else if (key >> 3 == 2)
+				line->line = (int64_t)value;
+		} else if (!cprof_pb_skip_value(&p, end, (unsigned)(key & 7))) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/* A Location message at [p, end) into `location`, its lines appended to
+ * r->lines as they come (no allocation per line: a location of 64 MiB of
+ * empty lines took 24 times that through protobuf-c); false when it is
+ * malformed. */
+static bool decode_location(struct cprof_proto_reader *r, const unsigned char *p,
+			    const unsigned char *end, struct location *location)
+{
+	while (p < end) {
+		uint64_t key, value;
+		struct line line;
+
+		if (!cprof_pb_take_varint(&p, end, &key) || key >> 3 == 0)
+			return false;
+		switch (key >> 3) {
+		case 1: case 2: case 3: case 5:
+			if ((key & 7) != 0 || !cprof_pb_take_varint(&p, end, &value))
+				return false;
+			if (key >> 3 == 1)
+				location->id = value;
+			else if (key >> 3 == 2)
+				location->mapping_id = value;
+			else if (key >> 3 == 3)
+				location->address = value;
+			break;
+		case 4:
+			if ((key & 7) != 2 || !cprof_pb_take_length(&p, end, &value) ||
+			    !decode_line(p, p + value, &line))
+				return false;
+			p += value;
+			g_array_append_val(r->lines, line);
+			location->n_lines++;
+			break;
+		default:
+			if (!cprof_pb_skip_value(&p, end, (unsigned)(key & 7)))
+				return false;
+		}
+	}
+	return true;
 }
 
 static int take_location(struct cprof_proto_reader *r, const unsigned char *data, size_t len, uint64_t at)
 {
-	Perftools__Profiles__Location *l =
-		perftools__profiles__location__unpack(&cprof_pb_allocator, len, data);
 	struct location location = { 0 };
-	size_t i;
+	guint lines = r->lines->len;
 
-	if (!l)
-		return cprof_proto_fail(r, at, field_names[F_LOCATION], "malformed message");
-	location.id = l->id;
-	location.mapping_id = l->mapping_id;
-	location.address = l->address;
-	location.first_line = r->lines->len;
-	location.n_lines = l->n_line;
+	location.first_line = lines;
 	location.at = at;
-	for (i = 0; i < l->n_line; i++) {
-		struct line line = { l->line[i]->function_id, l->line[i]->line };
-
-		g_array_append_val(r->lines, line);
+	if (!decode_location(r, data, data + len, &location)) {
+		g_array_set_size(r->lines, lines);
+		return cprof_proto_fail(r, at, field_names[F_LOCATION], "malformed message");
 	}
+	if (location.id == 0)
+		return cprof_proto_fail(r, at, field_names[F_LOCATION], "id 0");
 	g_array_append_val(r->locations, location);
-	perftools__profiles__location__free_unpacked(l, &cprof_pb_allocator);
-	return 0;
+	return charge(r, field_names[F_LOCATION], at, len,
+		      sizeof(location) + location.n_lines * sizeof(struct line));
 }
 
 static int take_function(struct cprof_proto_reader *r, const unsigned char *data, size_t len, uint64_t at)
@@ -380,9 +459,11 @@ static int take_function(struct cprof_proto_reader *r, const unsigned char *data
 	function.system_name = f->system_name;
 	function.filename = f->filename;
 	function.at = at;
-	g_array_append_val(r->functions, function);
 	perftools__profiles__function__free_unpacked(f, &cprof_pb_allocator);
-	return 0;
+	if (function.id == 0)
+		return cprof_proto_fail(r, at, field_names[F_FUNCTION], "id 0");
+	g_array_append_val(r->functions, function);
+	return charge(r, field_names[F_FUNCTION], at, len, sizeof(function));
 }
 
 /* Buffers the `len` bytes of a message at the front of the source;
@@ -431,7 +512,7 @@ static int take_message(struct cprof_proto_reader *r, uint64_t field, uint64_t l
 	case F_SAMPLE:
 		if (!decode_sample(r, data, (size_t)len))
 			return cprof_proto_fail(r, at, field_names[field], "malformed message");
-		status = add_sample(r, at);
+		status = add_sample(r, at, len);
 		break;
 	case F_MAPPING:
 		if (take_mapping(r, data, (size_t)len, at) < 0)
@@ -450,6 +531,8 @@ static int take_message(struct cprof_proto_reader *r, uint64_t field, uint64_t l
 
 		g_byte_array_append(r->string_bytes, data, (guint)len);
 		g_array_append_val(r->strings, s);
+		if (charge(r, field_names[field], at, len, sizeof(s) + (size_t)len) < 0)
+			return -1;
 		break;
 	}
 	}
@@ -678,7 +761,7 @@ void cprof_locations_free(struct cprof_locations *locations)
 }
 
 /* The mappings as /proc/maps lines for maps.c, then each location's. */
-static void build_maps(struct cprof_proto_reader *r, struct cprof_profile *profile)
+static int build_maps(struct cprof_proto_reader *r, struct cprof_profile *profile)
 {
 	GString *line = g_string_new(NULL);
 	size_t i;
@@ -692,11 +775,16 @@ static void build_maps(struct cprof_proto_reader *r, struct cprof_profile *profi
 				m->limit, m->file_offset);
 		for (j = 0; j < len; j++)
 			g_string_append_c(line, name[j] == '\n' || name[j] == '\0' ? '?' : name[j]);
-		cprof_maps_add_line(&profile->maps, line->str, line->len);
+		/* A line starting with an address defines nothing: none fails. */
+		if (cprof_maps_add_line(&profile->maps, line->str, line->len, r->err) < 0) {
+			g_string_free(line, TRUE);
+			return -1;
+		}
 	}
 	g_string_free(line, TRUE);
 	cprof_maps_finish(&profile->maps);
 	profile->replaced_utf8 |= profile->maps.replaced_utf8;
+	return 0;
 }
 
 static void build_locations(struct cprof_proto_reader *r, struct cprof_profile *profile,
@@ -931,7 +1019,8 @@ static int finish(struct cprof_proto_reader *r, struct cprof_profile *profile, c
 	set_period(r, profile);
 	if (cprof_proto_prune_locations(r, functions) < 0)
 		goto out;
-	build_maps(r, profile);
+	if (build_maps(r, profile) < 0)
+		goto out;
 	build_locations(r, profile, functions);
 	status = build_stacks(r, profile, locations, index);
 out:

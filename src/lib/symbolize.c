@@ -98,8 +98,33 @@ void cprof_symbolizer_free(struct cprof_symbolizer *s)
 	free(s);
 }
 
+static const char not_regular[] = "not a regular file";
+
+/* Opens `path` for reading when it is a regular file.  A mapping path is
+ * the profile's to choose: a FIFO must not block the run, a terminal must
+ * not become ours, a device, socket or directory is not read.  Returns
+ * the descriptor, or -1 with *why saying what is wrong. */
+static int open_regular(const char *path, const char **why)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0) {
+		*why = strerror(errno);
+		return -1;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		*why = not_regular;
+		close(fd);
+		return -1;
+	}
+	(void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
 char *cprof_symbolize_file_ids(const char *path, char **debuglink)
 {
+	const char *why;
 	const unsigned char *id;
 	const char *link;
 	char *hex = NULL;
@@ -110,7 +135,7 @@ char *cprof_symbolize_file_ids(const char *path, char **debuglink)
 
 	if (debuglink)
 		*debuglink = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open_regular(path, &why);
 	if (fd < 0)
 		return NULL;
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
@@ -134,9 +159,12 @@ static char *file_build_id(const char *path)
 	return cprof_symbolize_file_ids(path, NULL);
 }
 
+/* A regular file this process may read (stat(2) never blocks). */
 static bool readable(const char *path)
 {
-	return access(path, R_OK) == 0 && !g_file_test(path, G_FILE_TEST_IS_DIR);
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, R_OK) == 0;
 }
 
 /* Finds the file to read the symbols of `path` from: the directories of
@@ -148,6 +176,7 @@ static char *locate(struct cprof_symbolizer *s, const char *path, const char **w
 {
 	const char *base = strrchr(path, '/');
 	char *expected = file_build_id(path), *found = NULL;
+	struct stat st;
 	size_t i, c;
 
 	base = base ? base + 1 : path;
@@ -179,8 +208,8 @@ static char *locate(struct cprof_symbolizer *s, const char *path, const char **w
 	}
 	if (!found && readable(path))
 		found = g_strdup(path);
-	else if (!found && access(path, F_OK) == 0)
-		*why = strerror(EACCES);
+	else if (!found && stat(path, &st) == 0)
+		*why = S_ISREG(st.st_mode) ? strerror(EACCES) : not_regular;
 	free(expected);
 	return found;
 }
@@ -216,7 +245,7 @@ static void open_dso(struct cprof_symbolizer *s, struct dso *dso)
 	int fd;
 
 	dso->tried = true;
-	fd = open(dso->file, O_RDONLY | O_CLOEXEC);
+	fd = open_regular(dso->file, &why);
 	dso->dwfl = fd >= 0 ? dwfl_begin(&s->callbacks) : NULL;
 	if (dso->dwfl) {
 		dwfl_report_begin(dso->dwfl);
@@ -224,7 +253,8 @@ static void open_dso(struct cprof_symbolizer *s, struct dso *dso)
 		dwfl_report_end(dso->dwfl, NULL, NULL);
 	}
 	/* libdwfl owns the descriptor once it has reported the module only. */
-	why = fd < 0 ? strerror(errno) : "not an ELF file";
+	if (fd >= 0)
+		why = "not an ELF file";
 	if (fd >= 0 && !dso->module)
 		close(fd);
 	elf = dso->module ? dwfl_module_getelf(dso->module, &bias) : NULL;

@@ -1,9 +1,12 @@
 /* store-sqlite.c: cprof-store's embedded back end, a SQLite file. */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -274,6 +277,19 @@ static void close_db(struct cprof_store *store)
 	sqlite3_close(db_of(store));
 }
 
+/* Creates the store's file 0600 (less where the umask says so) when it
+ * is not there: SQLite would make it 0644, and its journal follows the
+ * file's mode.  An existing file is SQLite's to judge. */
+static void create_private(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+
+	if (fd >= 0)
+		close(fd);
+	else if (errno != EEXIST)
+		cprof_die("%s: cannot create: %s", path, strerror(errno));
+}
+
 void cprof_store_sqlite_open(struct cprof_store *store, const char *path, bool create)
 {
 	struct stat st;
@@ -282,6 +298,8 @@ void cprof_store_sqlite_open(struct cprof_store *store, const char *path, bool c
 
 	if (!create && stat(path, &st) != 0)
 		cprof_die("%s: no store here (cprof-store init makes one)", path);
+	if (create)
+		create_private(path);
 	if (sqlite3_open_v2(path, &db, flags, NULL) != SQLITE_OK) {
 		char msg[256];
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "lib/cprof.h"
+#include "lib/pprof-write.h"
 #include "lib/proto.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -65,7 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort(); /* an error must say what it is */
 		return 0;
 	}
-	for (i = 0; i < 2 * G_N_ELEMENTS(keys); i++) {
+	for (i = 0; i < 2 * (sizeof(keys) / sizeof(keys[0])); i++) {
 		struct cprof_key_options options = {
 			.by = keys[i / 2],
 			.cum = i % 2,

@@ -21,6 +21,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <glib.h>
+
 #include "lib/cprof.h"
 
 /* Also in tests/fuzz/run, which writes the seeds. */
