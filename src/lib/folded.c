@@ -262,16 +262,6 @@ static bool empty_frame(const char *frames, size_t len)
 	return false;
 }
 
-static bool blank(const char *line, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (!is_blank(line[i]))
-			return false;
-	return true;
-}
-
 /* Reads "period=N" or "sample_type=TYPE/UNIT" (the rest of the line) of
  * the "# cprof:" line at `field`; returns what it took, or 0 on error. */
 static size_t cprof_field(struct reader *r, const char *field, size_t len)
@@ -375,7 +365,7 @@ static int read_line(struct reader *r, const char *line, size_t len)
 {
 	struct split s;
 
-	if (blank(line, len)) {
+	if (cprof_blank_line(line, len)) {
 		forgive(r, &r->blank);
 		return 0;
 	}

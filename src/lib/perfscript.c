@@ -514,16 +514,6 @@ static int take_header(struct reader *r, const struct header *h)
 	return 0;
 }
 
-static bool blank(const char *line, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (line[i] != ' ' && line[i] != '\t')
-			return false;
-	return true;
-}
-
 /* Reads one line of perf script's text. */
 static int take_line(struct reader *r, const char *line, size_t len)
 {
@@ -531,7 +521,7 @@ static int take_line(struct reader *r, const char *line, size_t len)
 	struct header h;
 	size_t i;
 
-	if (blank(line, len))
+	if (cprof_blank_line(line, len))
 		return end_sample(r);
 	if (line[0] == '#' && r->headers < 0)
 		return 0;      /* perf script --header */
@@ -664,7 +654,7 @@ static bool next_line(const unsigned char *data, size_t len, size_t *pos, const 
 			n--;
 		if (!nl && *pos > len && n < 16)
 			return false;  /* a short last line cut by the sniff window */
-		if (blank(s, n) || s[0] == '#')
+		if (cprof_blank_line(s, n) || s[0] == '#')
 			continue;
 		if (memchr(s, '\0', n))
 			return false;

@@ -408,3 +408,13 @@ char *cprof_utf8_sanitize(const char *s, size_t len, bool *replaced)
 	*o = '\0';
 	return out;
 }
+
+bool cprof_blank_line(const char *line, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (line[i] != ' ' && line[i] != '\t')
+			return false;
+	return true;
+}

@@ -107,4 +107,7 @@ void cprof_set_libraries(const char *names);
  * was. */
 char *cprof_utf8_sanitize(const char *s, size_t len, bool *replaced);
 
+/* True when the `len` bytes of `line` are spaces and tabs only (or none). */
+bool cprof_blank_line(const char *line, size_t len);
+
 #endif
