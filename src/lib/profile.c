@@ -89,18 +89,8 @@ static int sniff_text(struct cprof_input *in, const char **why, struct cprof_err
 	return -2;
 }
 
-/* The single sample type of the formats that count samples: only index
- * 0 or "samples" may be asked for. */
-static int check_samples_index(const char *request, struct cprof_error *err)
-{
-	static const char *const types[] = { "samples" }, *const units[] = { "count" };
-
-	if (!request)
-		return 0;
-	return cprof_sample_index_pick(types, units, 1, NULL, request, err) < 0 ? -1 : 0;
-}
-
-/* A flat JSON input, or folded stacks, have the one sample type `type`. */
+/* A flat JSON input, folded stacks, or a format that counts samples
+ * ("samples/count") have the one sample type `type`. */
 static int check_type_index(const char *type, const char *request, struct cprof_error *err)
 {
 	const char *slash;
@@ -231,7 +221,7 @@ static int read_json(struct cprof_input *in, struct cprof_profile *profile,
 		status = cprof_speedscope_take(root, profile, request, err);
 	else if (cprof_cpuprofile_is(root))
 		status = cprof_cpuprofile_take(root, profile, err) == 0 ?
-				 check_samples_index(request, err) : -1;
+				 check_type_index("samples/count", request, err) : -1;
 	else
 		status = cprof_error_set(err, "a JSON object of no format cprof reads (cprof reads "
 					      "its own flat JSON, speedscope's and V8's .cpuprofile)");
@@ -287,7 +277,7 @@ static int read_by_content(struct cprof_input *in, struct cprof_profile *profile
 	if (cprof_gperf_sniff(cprof_input_data(in), (size_t)got)) {
 		status = cprof_gperf_read(in, profile, err);
 		if (status == 0)
-			status = check_samples_index(request, err);
+			status = check_type_index("samples/count", request, err);
 		return status;
 	}
 	got = cprof_input_fill(in, 8, err);
