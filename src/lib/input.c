@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@ struct cprof_read_ahead {
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t changed;
+	int wake[2];           /* a pipe: written to once, to end a wait in read */
 	unsigned char *spare;  /* the thread's buffer: AHEAD_ROOM + INPUT_CHUNK */
 	/* Under the lock: */
 	bool go;               /* the thread may fill spare */
@@ -43,7 +45,28 @@ struct cprof_read_ahead {
 	int pending_error;
 };
 
-static bool read_chunk(int fd, unsigned char *buf, size_t *got, int *error)
+/* Waits until fd can be read or the wake pipe is written to; false for
+ * the wake (the caller stops), with *error set when poll itself failed.
+ * The thread is never cancelled: a cancelled thread's stack is unwound
+ * past the sanitizers' and the C library's bookkeeping. */
+static bool wait_readable(int fd, int wake, int *error)
+{
+	struct pollfd p[2] = { { .fd = fd, .events = POLLIN }, { .fd = wake, .events = POLLIN } };
+
+	for (;;) {
+		int n = poll(p, 2, -1);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			*error = errno;
+			return false;
+		}
+		return p[1].revents == 0;
+	}
+}
+
+static bool read_chunk(int fd, int wake, unsigned char *buf, size_t *got, int *error)
 {
 	*got = 0;
 	*error = 0;
@@ -51,9 +74,9 @@ static bool read_chunk(int fd, unsigned char *buf, size_t *got, int *error)
 	while (*got < INPUT_CHUNK / 4) {
 		ssize_t n;
 
-		pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
+		if (!wait_readable(fd, wake, error))
+			return false;
 		n = read(fd, buf + *got, INPUT_CHUNK - *got);
-		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -73,7 +96,6 @@ static void *ahead_main(void *arg)
 	struct cprof_read_ahead *r = in->ahead;
 	bool more = true;
 
-	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
 	while (more) {
 		unsigned char *buf;
 		size_t got;
@@ -90,7 +112,7 @@ static void *ahead_main(void *arg)
 		buf = r->spare;
 		pthread_mutex_unlock(&r->lock);
 
-		more = read_chunk(in->fd, buf + AHEAD_ROOM, &got, &error);
+		more = read_chunk(in->fd, r->wake[0], buf + AHEAD_ROOM, &got, &error);
 
 		pthread_mutex_lock(&r->lock);
 		r->got = got;
@@ -131,6 +153,8 @@ static bool ahead_start(struct cprof_input *in)
 
 	if (getenv("CPROF_NO_THREADS"))
 		goto fail;
+	if (pipe2(r->wake, O_CLOEXEC) != 0)
+		goto fail;
 	r->spare = cprof_xmalloc(AHEAD_ROOM + INPUT_CHUNK);
 	r->go = true;
 	pthread_mutex_init(&r->lock, NULL);
@@ -140,6 +164,8 @@ static bool ahead_start(struct cprof_input *in)
 		return true;
 	pthread_mutex_destroy(&r->lock);
 	pthread_cond_destroy(&r->changed);
+	close(r->wake[0]);
+	close(r->wake[1]);
 	in->ahead = NULL;
 fail:
 	free(r->spare);
@@ -158,12 +184,14 @@ static void ahead_end(struct cprof_input *in)
 		r->stop = true;
 		pthread_cond_broadcast(&r->changed);
 		pthread_mutex_unlock(&r->lock);
-		/* It may wait in read() on a pipe that never ends. */
-		pthread_cancel(r->thread);
+		/* It may wait for a pipe that never ends: wake it. */
+		(void)!write(r->wake[1], "", 1);
 	}
 	pthread_join(r->thread, NULL);
 	pthread_mutex_destroy(&r->lock);
 	pthread_cond_destroy(&r->changed);
+	close(r->wake[0]);
+	close(r->wake[1]);
 	free(r->spare);
 	free(r);
 	in->ahead = NULL;

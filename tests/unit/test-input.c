@@ -1,8 +1,10 @@
 /* test-input: reads FILE ("-": standard input) through src/input.c in
  * steps of pseudo-random sizes (a few bytes to three chunks asked for,
  * any part of it consumed) and writes the bytes consumed on standard
- * output, which must then equal the input; tests/input-ahead.test runs it
- * on files and pipes, built as usual and under ThreadSanitizer. */
+ * output, which must then equal the input; with LIMIT, it stops after
+ * LIMIT bytes and closes the input while its reader may still wait for
+ * more.  tests/input-ahead.test runs it on files and pipes, built as usual
+ * and under ThreadSanitizer. */
 #include "config.h"
 
 #include <stdio.h>
@@ -24,10 +26,12 @@ int main(int argc, char **argv)
 {
 	struct cprof_error err = { { 0 }, 0 };
 	struct cprof_input in;
-	uint64_t consumed = 0;
+	uint64_t consumed = 0, limit = UINT64_MAX;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: test-input FILE\n");
+	if (argc == 3)
+		limit = strtoull(argv[2], NULL, 10);
+	if (argc != 2 && argc != 3) {
+		fprintf(stderr, "usage: test-input FILE [LIMIT]\n");
 		return 2;
 	}
 	cprof_set_progname("test-input");
@@ -57,10 +61,14 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		take = (size_t)(next() % (uint64_t)got) + 1;
+		if (take > limit - consumed)
+			take = (size_t)(limit - consumed);
 		if (fwrite(cprof_input_data(&in), 1, take, stdout) != take)
 			return 2;
 		cprof_input_skip(&in, take);
 		consumed += take;
+		if (consumed == limit)
+			break;
 	}
 	cprof_input_close(&in);
 	return fflush(stdout) == 0 ? 0 : 2;
