@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +48,7 @@ struct stack {
 	uint64_t hash;
 	uint64_t samples;
 	uint64_t period;
+	uint32_t id;           /* its place in perf->stacks */
 	uint32_t depth;
 	uint32_t frames[];
 };
@@ -55,7 +57,7 @@ struct cprof_perf {
 	struct cprof_arena arena;
 	struct frame **frames;         /* by id */
 	size_t num_frames, frames_cap;
-	uint32_t *frame_slots;         /* id + 1, 0: empty */
+	uint64_t *frame_slots;         /* the hash's top half, id + 1; 0: empty */
 	size_t frame_mask;
 	struct stack **stack_slots;
 	size_t stack_mask;
@@ -70,9 +72,12 @@ struct frame_text {
 	size_t sym_len, dso_len;
 };
 
+struct block;
+
 struct reader {
 	struct cprof_perf *perf;
 	struct cprof_error *err;
+	struct block *block;   /* a block's reader: samples recorded, not counted */
 	bool child;            /* the text is a perf script child's output */
 	unsigned long long line_no, sample_line;
 	char *key;             /* scratch: a frame's key */
@@ -120,7 +125,7 @@ static int fail(struct reader *r, unsigned long long line, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	if (r->child)
+	if (r->child && !r->block)
 		return cprof_error_set(r->err, "line %llu of perf script's output: %s", line, what);
 	r->err->line = line;
 	return cprof_error_set(r->err, "%s", what);
@@ -183,7 +188,7 @@ static void key_reserve(struct reader *r, size_t need)
 
 static void frames_grow(struct cprof_perf *perf)
 {
-	uint32_t *old = perf->frame_slots;
+	uint64_t *old = perf->frame_slots;
 	size_t old_cap = perf->frame_mask + 1, i, j;
 
 	perf->frame_mask = 2 * old_cap - 1;
@@ -191,7 +196,7 @@ static void frames_grow(struct cprof_perf *perf)
 	for (i = 0; i < old_cap; i++) {
 		if (!old[i])
 			continue;
-		for (j = perf->frames[old[i] - 1]->hash & perf->frame_mask; perf->frame_slots[j];
+		for (j = perf->frames[(uint32_t)old[i] - 1]->hash & perf->frame_mask; perf->frame_slots[j];
 		     j = (j + 1) & perf->frame_mask)
 			;
 		perf->frame_slots[j] = old[i];
@@ -199,25 +204,26 @@ static void frames_grow(struct cprof_perf *perf)
 	free(old);
 }
 
-/* The id of the frame whose key is r->key[0, len), added when new. */
-static uint32_t intern_frame(struct reader *r, uint64_t hash, size_t len, size_t sym_len,
-			     size_t dso_len, bool has_srcline)
+/* The id of the frame whose key is key[0, len), added when new. */
+static uint32_t intern_frame(struct cprof_perf *perf, uint64_t hash, const char *key, size_t len,
+			     size_t sym_len, size_t dso_len, bool has_srcline)
 {
-	struct cprof_perf *perf = r->perf;
 	struct frame *f;
 	size_t j;
 
 	for (j = hash & perf->frame_mask; perf->frame_slots[j]; j = (j + 1) & perf->frame_mask) {
-		f = perf->frames[perf->frame_slots[j] - 1];
-		if (f->hash == hash && f->key_len == len && memcmp(f->key, r->key, len) == 0)
-			return perf->frame_slots[j] - 1;
+		if (perf->frame_slots[j] >> 32 != hash >> 32)
+			continue;
+		f = perf->frames[(uint32_t)perf->frame_slots[j] - 1];
+		if (f->hash == hash && f->key_len == len && memcmp(f->key, key, len) == 0)
+			return (uint32_t)perf->frame_slots[j] - 1;
 	}
 	f = cprof_arena_alloc(&perf->arena, sizeof(*f) + len);
 	f->hash = hash;
 	f->key_len = (uint32_t)len;
 	f->sym_len = (uint32_t)sym_len;
 	f->dso_len = (uint32_t)dso_len;
-	memcpy(f->key, r->key, len);
+	memcpy(f->key, key, len);
 	f->sym = f->key;
 	f->dso = f->key + sym_len + 1;
 	f->srcline = has_srcline ? f->key + sym_len + 1 + dso_len + 1 : NULL;
@@ -226,7 +232,7 @@ static uint32_t intern_frame(struct reader *r, uint64_t hash, size_t len, size_t
 		perf->frames = cprof_xrealloc(perf->frames, perf->frames_cap * sizeof(*perf->frames));
 	}
 	perf->frames[perf->num_frames] = f;
-	perf->frame_slots[j] = (uint32_t)++perf->num_frames;
+	perf->frame_slots[j] = (hash >> 32 << 32) | (uint32_t)++perf->num_frames;
 	if (perf->num_frames > perf->frame_mask / 2)
 		frames_grow(perf);
 	return (uint32_t)(perf->num_frames - 1);
@@ -246,11 +252,13 @@ static uint32_t find_frame(const struct cprof_perf *perf, uint64_t hash, const s
 	size_t j;
 
 	for (j = hash & perf->frame_mask; perf->frame_slots[j]; j = (j + 1) & perf->frame_mask) {
-		f = perf->frames[perf->frame_slots[j] - 1];
+		if (perf->frame_slots[j] >> 32 != hash >> 32)
+			continue;
+		f = perf->frames[(uint32_t)perf->frame_slots[j] - 1];
 		if (f->hash == hash && !f->srcline && f->sym_len == t->sym_len &&
 		    f->dso_len == t->dso_len && memcmp(f->sym, t->sym, t->sym_len) == 0 &&
 		    memcmp(f->dso, t->dso, t->dso_len) == 0)
-			return perf->frame_slots[j] - 1;
+			return (uint32_t)perf->frame_slots[j] - 1;
 	}
 	return UINT32_MAX;
 }
@@ -276,7 +284,7 @@ static void push_frame(struct reader *r, const struct frame_text *t)
 	r->key[len - 1] = '\0';
 	if (t->dso_len)
 		r->perf->has_dso = true;
-	r->chain[r->depth++] = intern_frame(r, hash, len, t->sym_len, t->dso_len, false);
+	r->chain[r->depth++] = intern_frame(r->perf, hash, r->key, len, t->sym_len, t->dso_len, false);
 }
 
 /* True when a srcline says nothing: ":0", "??:0", "[kernel.kallsyms][ff..]". */
@@ -305,8 +313,8 @@ static int attach_srcline(struct reader *r, const char *s, size_t len)
 	memcpy(r->key, f->key, sym_len + 1 + dso_len + 1);
 	memcpy(r->key + sym_len + 1 + dso_len + 1, s, len);
 	r->key[key_len - 1] = '\0';
-	r->chain[r->depth - 1] = intern_frame(r, XXH3_64bits(r->key, key_len), key_len, sym_len,
-					      dso_len, true);
+	r->chain[r->depth - 1] = intern_frame(r->perf, XXH3_64bits(r->key, key_len), r->key, key_len,
+					      sym_len, dso_len, true);
 	return 0;
 }
 
@@ -328,12 +336,57 @@ static void stacks_grow(struct cprof_perf *perf)
 	free(old);
 }
 
-/* Ends the open sample: its chain counted in its stack's entry. */
+/* The entry of the chain[0, depth), added when new. */
+static struct stack *intern_stack(struct cprof_perf *perf, const uint32_t *chain, size_t depth)
+{
+	size_t bytes = depth * sizeof(uint32_t), j;
+	uint64_t hash = XXH3_64bits(chain, bytes);
+	struct stack *s;
+
+	for (j = hash & perf->stack_mask; (s = perf->stack_slots[j]); j = (j + 1) & perf->stack_mask)
+		if (s->hash == hash && s->depth == depth && memcmp(s->frames, chain, bytes) == 0)
+			return s;
+	s = cprof_arena_alloc(&perf->arena, sizeof(*s) + bytes);
+	s->hash = hash;
+	s->samples = s->period = 0;
+	s->id = (uint32_t)perf->stacks.len;
+	s->depth = (uint32_t)depth;
+	memcpy(s->frames, chain, bytes);
+	perf->stack_slots[j] = s;
+	cprof_ptrs_add(&perf->stacks, s);
+	if (perf->stacks.len > perf->stack_mask / 2)
+		stacks_grow(perf);
+	return s;
+}
+
+/* Counts one sample of stack `s` (its header on line `line`). */
+static int count_sample(struct reader *r, struct stack *s, bool has_period, uint64_t period,
+			unsigned long long line)
+{
+	s->samples++;
+	r->samples++;
+	if (!has_period) {
+		r->all_periods = false;
+		return 0;
+	}
+	if (r->samples == 1)
+		r->first_period = period;
+	else if (period != r->first_period)
+		r->same_period = false;
+	if (s->period + period < s->period || r->period_sum + period < r->period_sum)
+		return fail(r, line, "the periods' sum overflows");
+	s->period += period;
+	r->period_sum += period;
+	return 0;
+}
+
+static void record_sample(struct block *b, const struct stack *s, bool has_period,
+			  uint64_t period, unsigned long long line);
+
+/* Ends the open sample: counted in its stack's entry, or in a block
+ * recorded to be counted when the block is merged. */
 static int end_sample(struct reader *r)
 {
-	struct cprof_perf *perf = r->perf;
-	size_t bytes = r->depth * sizeof(uint32_t), j;
-	uint64_t hash;
 	struct stack *s;
 
 	if (!r->open)
@@ -342,37 +395,12 @@ static int end_sample(struct reader *r)
 	if (r->depth == 0)
 		return fail(r, r->sample_line, "a sample without frames (perf script -F needs ip and "
 					       "sym)");
-	hash = XXH3_64bits(r->chain, bytes);
-	for (j = hash & perf->stack_mask; (s = perf->stack_slots[j]); j = (j + 1) & perf->stack_mask)
-		if (s->hash == hash && s->depth == r->depth && memcmp(s->frames, r->chain, bytes) == 0)
-			break;
-	if (!s) {
-		s = cprof_arena_alloc(&perf->arena, sizeof(*s) + bytes);
-		s->hash = hash;
-		s->samples = s->period = 0;
-		s->depth = (uint32_t)r->depth;
-		memcpy(s->frames, r->chain, bytes);
-		perf->stack_slots[j] = s;
-		cprof_ptrs_add(&perf->stacks, s);
-		if (perf->stacks.len > perf->stack_mask / 2)
-			stacks_grow(perf);
+	s = intern_stack(r->perf, r->chain, r->depth);
+	if (r->block) {
+		record_sample(r->block, s, r->sample_has_period, r->sample_period, r->sample_line);
+		return 0;
 	}
-	s->samples++;
-	r->samples++;
-	if (!r->sample_has_period) {
-		r->all_periods = false;
-	} else {
-		if (r->samples == 1)
-			r->first_period = r->sample_period;
-		else if (r->sample_period != r->first_period)
-			r->same_period = false;
-		if (s->period + r->sample_period < s->period ||
-		    r->period_sum + r->sample_period < r->period_sum)
-			return fail(r, r->sample_line, "the periods' sum overflows");
-		s->period += r->sample_period;
-		r->period_sum += r->sample_period;
-	}
-	return 0;
+	return count_sample(r, s, r->sample_has_period, r->sample_period, r->sample_line);
 }
 
 static int begin_sample(struct reader *r, bool header)
@@ -490,6 +518,9 @@ static size_t event_name_len(const char *event, size_t len)
 	return (size_t)(colon - event);
 }
 
+static void block_saw_event(struct block *b, const char *event, size_t len);
+static void block_skipped_comment(struct block *b);
+
 static int take_header(struct reader *r, const struct header *h)
 {
 	size_t name_len = event_name_len(h->event, h->event_len);
@@ -499,6 +530,8 @@ static int take_header(struct reader *r, const struct header *h)
 		return -1;
 	if (!r->event) {
 		r->event = cprof_utf8_sanitize(h->event, name_len, &(bool){ false });
+		if (r->block)
+			block_saw_event(r->block, h->event, name_len);
 	} else if (strlen(r->event) != name_len || memcmp(r->event, h->event, name_len) != 0) {
 		char *other = cprof_utf8_sanitize(h->event, name_len, &(bool){ false });
 
@@ -523,8 +556,11 @@ static int take_line(struct reader *r, const char *line, size_t len)
 
 	if (cprof_blank_line(line, len))
 		return end_sample(r);
-	if (line[0] == '#' && r->headers < 0)
+	if (line[0] == '#' && r->headers < 0) {
+		if (r->block)
+			block_skipped_comment(r->block);
 		return 0;      /* perf script --header */
+	}
 	if (line[0] == '\t') {
 		if (!parse_frame(line, len, true, &t))
 			return fail(r, r->line_no, "a call-chain line that is not \"IP SYM (DSO)\"");
@@ -594,6 +630,372 @@ static int finish(struct reader *r, struct cprof_profile *profile, const char *s
 	return 0;
 }
 
+/* Parses the lines of text[0, len) (the last may lack its newline) with
+ * `r`, as if read one by one: each counted, a NUL byte refused. */
+static int parse_lines(struct reader *r, const char *text, size_t len)
+{
+	const char *p = text, *end = text + len;
+	bool has_nul = memchr(text, '\0', len) != NULL;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p), m = n;
+
+		r->line_no++;
+		if (has_nul && memchr(p, '\0', n))
+			return fail(r, r->line_no, "NUL byte in perf script's text");
+		if (m > 0 && p[m - 1] == '\r')
+			m--;
+		if (take_line(r, p, m) < 0)
+			return -1;
+		p += n + (nl != NULL);
+	}
+	return 0;
+}
+
+/* Blocks.  Past the first sample, the text is cut after blank lines
+ * (where no sample is open) into pairs of blocks: this thread parses the
+ * first into the profile's tables while a second thread parses the
+ * other into tables of its own, recording its samples in order; then the
+ * second is merged, its frames and stacks interned and its samples
+ * counted one by one, so that counts, periods, overflows, errors and
+ * their lines are those of reading in one thread.  A block whose reading
+ * depended on what came before it (its event, whether samples have
+ * headers, a "#" line that would not have been skipped) is parsed again
+ * here instead. */
+enum { BLOCK_MIN = 256 << 10 };  /* text worth cutting */
+
+struct sample_rec {
+	uint64_t period;
+	unsigned long long line;       /* the sample's header line, in the block */
+	uint32_t stack;                /* its stack's id in the block's tables */
+	bool has_period;
+};
+
+struct block {
+	const char *text;
+	size_t len;
+	struct reader r;               /* over the block's own tables */
+	struct cprof_error err;
+	int status;
+	struct sample_rec *recs;
+	size_t num_recs, recs_cap;
+	uint32_t *frame_ids;           /* the profile's id of each frame merged */
+	size_t merged_frames;
+	char *event;                   /* the first event's name as read, or NULL */
+	size_t event_len;
+	bool skipped_comment;          /* a "#" line before its first sample */
+	/* The thread: */
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
+	bool has_job, job_done, quit;
+};
+
+static void record_sample(struct block *b, const struct stack *s, bool has_period,
+			  uint64_t period, unsigned long long line)
+{
+	if (b->num_recs == b->recs_cap) {
+		b->recs_cap = b->recs_cap ? 2 * b->recs_cap : 4096;
+		b->recs = cprof_xrealloc(b->recs, b->recs_cap * sizeof(*b->recs));
+	}
+	b->recs[b->num_recs++] = (struct sample_rec){
+		.period = period, .line = line, .stack = s->id, .has_period = has_period,
+	};
+}
+
+static void block_saw_event(struct block *b, const char *event, size_t len)
+{
+	b->event = cprof_xmalloc(len + 1);
+	memcpy(b->event, event, len);
+	b->event[len] = '\0';
+	b->event_len = len;
+}
+
+static void block_skipped_comment(struct block *b)
+{
+	b->skipped_comment = true;
+}
+
+static void perf_init(struct cprof_perf *perf)
+{
+	perf->frame_mask = 1023;
+	perf->frame_slots = cprof_xcalloc(perf->frame_mask + 1, sizeof(uint64_t));
+	perf->stack_mask = 1023;
+	perf->stack_slots = cprof_xcalloc(perf->stack_mask + 1, sizeof(struct stack *));
+}
+
+/* Empties a block's stacks, keeping their room; its frames stay, as
+ * their ids in the profile's tables do. */
+static void stacks_empty(struct cprof_perf *perf)
+{
+	memset(perf->stack_slots, 0, (perf->stack_mask + 1) * sizeof(*perf->stack_slots));
+	perf->stacks.len = 0;
+}
+
+/* Parses a block into its own tables, from an empty state. */
+static void parse_block(struct block *b)
+{
+	struct reader *r = &b->r;
+
+	stacks_empty(r->perf);
+	memset(&b->err, 0, sizeof(b->err));
+	b->num_recs = 0;
+	free(b->event);
+	b->event = NULL;
+	b->skipped_comment = false;
+	free(r->event);
+	r->event = NULL;
+	r->line_no = r->sample_line = 0;
+	r->depth = 0;
+	r->open = false;
+	r->headers = -1;
+	b->status = parse_lines(r, b->text, b->len);
+}
+
+static void *block_main(void *arg)
+{
+	struct block *b = arg;
+
+	pthread_mutex_lock(&b->lock);
+	for (;;) {
+		while (!b->has_job && !b->quit)
+			pthread_cond_wait(&b->changed, &b->lock);
+		if (b->quit)
+			break;
+		pthread_mutex_unlock(&b->lock);
+		parse_block(b);
+		pthread_mutex_lock(&b->lock);
+		b->has_job = false;
+		b->job_done = true;
+		pthread_cond_broadcast(&b->changed);
+	}
+	pthread_mutex_unlock(&b->lock);
+	return NULL;
+}
+
+/* A block and its thread; NULL (one thread reads) when no thread can be
+ * made or CPROF_NO_THREADS is set. */
+static struct block *block_start(void)
+{
+	struct block *b;
+	pthread_attr_t attr;
+	bool ok;
+
+	if (getenv("CPROF_NO_THREADS"))
+		return NULL;
+	b = cprof_xcalloc(1, sizeof(*b));
+	b->r.perf = cprof_xcalloc(1, sizeof(*b->r.perf));
+	perf_init(b->r.perf);
+	b->r.err = &b->err;
+	b->r.block = b;
+	pthread_mutex_init(&b->lock, NULL);
+	pthread_cond_init(&b->changed, NULL);
+	ok = pthread_attr_init(&attr) == 0;
+	ok = ok && pthread_attr_setstacksize(&attr, 256 << 10) == 0 &&
+	     pthread_create(&b->thread, &attr, block_main, b) == 0;
+	if (ok)
+		pthread_attr_destroy(&attr);
+	if (ok)
+		return b;
+	pthread_mutex_destroy(&b->lock);
+	pthread_cond_destroy(&b->changed);
+	cprof_perf_free(b->r.perf);
+	free(b);
+	return NULL;
+}
+
+static void block_end(struct block *b)
+{
+	if (!b)
+		return;
+	pthread_mutex_lock(&b->lock);
+	b->quit = true;
+	pthread_cond_broadcast(&b->changed);
+	pthread_mutex_unlock(&b->lock);
+	pthread_join(b->thread, NULL);
+	pthread_mutex_destroy(&b->lock);
+	pthread_cond_destroy(&b->changed);
+	cprof_perf_free(b->r.perf);
+	free(b->r.key);
+	free(b->r.chain);
+	free(b->r.event);
+	free(b->event);
+	free(b->recs);
+	free(b->frame_ids);
+	free(b);
+}
+
+static void block_give(struct block *b, const char *text, size_t len)
+{
+	b->text = text;
+	b->len = len;
+	pthread_mutex_lock(&b->lock);
+	b->job_done = false;
+	b->has_job = true;
+	pthread_cond_broadcast(&b->changed);
+	pthread_mutex_unlock(&b->lock);
+}
+
+static void block_wait(struct block *b)
+{
+	pthread_mutex_lock(&b->lock);
+	while (!b->job_done)
+		pthread_cond_wait(&b->changed, &b->lock);
+	pthread_mutex_unlock(&b->lock);
+}
+
+/* True when the block read as it would have after what `r` read. */
+static bool block_fits(const struct reader *r, const struct block *b)
+{
+	if (b->skipped_comment && r->headers >= 0)
+		return false;
+	if (b->r.headers >= 0 && r->headers >= 0 && b->r.headers != r->headers)
+		return false;
+	return !b->event || !r->event ||
+	       (strlen(r->event) == b->event_len && memcmp(r->event, b->event, b->event_len) == 0);
+}
+
+/* Interns the block's new frames and its stacks in r's tables; `stacks`
+ * gets each of the block's stacks' entry there. */
+static void merge_tables(struct reader *r, struct block *b, struct stack **stacks)
+{
+	const struct cprof_perf *from = b->r.perf;
+	size_t i, j;
+
+	b->frame_ids = cprof_xrealloc(b->frame_ids, (from->num_frames + 1) * sizeof(*b->frame_ids));
+	for (i = b->merged_frames; i < from->num_frames; i++) {
+		const struct frame *f = from->frames[i];
+
+		b->frame_ids[i] = intern_frame(r->perf, f->hash, f->key, f->key_len, f->sym_len,
+					       f->dso_len, f->srcline != NULL);
+	}
+	b->merged_frames = from->num_frames;
+	for (i = 0; i < from->stacks.len; i++) {
+		const struct stack *s = from->stacks.items[i];
+
+		if (r->chain_cap < s->depth) {
+			r->chain_cap = s->depth;
+			r->chain = cprof_xrealloc(r->chain, r->chain_cap * sizeof(*r->chain));
+		}
+		for (j = 0; j < s->depth; j++)
+			r->chain[j] = b->frame_ids[s->frames[j]];
+		stacks[i] = intern_stack(r->perf, r->chain, s->depth);
+	}
+	r->perf->has_dso |= from->has_dso;
+	r->perf->has_srcline |= from->has_srcline;
+}
+
+/* Counts what the block read after what `r` read; -1 at the first error,
+ * the block's own or an overflow, at its line. */
+static int merge_block(struct reader *r, struct block *b)
+{
+	struct stack **stacks;
+	size_t i;
+	int status = 0;
+
+	if (!block_fits(r, b))
+		return parse_lines(r, b->text, b->len);
+	stacks = cprof_xmalloc((b->r.perf->stacks.len + 1) * sizeof(*stacks));
+	merge_tables(r, b, stacks);
+	for (i = 0; i < b->num_recs && status == 0; i++) {
+		const struct sample_rec *rec = &b->recs[i];
+
+		status = count_sample(r, stacks[rec->stack], rec->has_period, rec->period,
+				      r->line_no + rec->line);
+	}
+	free(stacks);
+	if (status < 0)
+		return -1;
+	if (r->headers < 0)
+		r->headers = b->r.headers;
+	if (!r->event && b->r.event) {
+		r->event = b->r.event;
+		b->r.event = NULL;
+	}
+	if (b->status < 0)
+		return fail(r, r->line_no + b->err.line, "%s", b->err.text);
+	r->line_no += b->r.line_no;
+	return 0;
+}
+
+/* The end of the last blank line ("\n\n") in data[from, len), or 0. */
+static size_t last_blank(const unsigned char *data, size_t from, size_t len)
+{
+	const unsigned char *p = data + len;
+
+	while ((size_t)(p - data) > from + 1) {
+		p = memrchr(data + from, '\n', (size_t)(p - data) - from);
+		if (!p)
+			return 0;
+		if ((size_t)(p - data) > from && p[-1] == '\n')
+			return (size_t)(p - data) + 1;
+	}
+	return 0;
+}
+
+/* Reads the whole lines of data[0, len) with `r`, a block of them in the
+ * block's thread when the text can be cut after blank lines. */
+static int read_some(struct reader *r, struct block *b, const unsigned char *data, size_t len)
+{
+	const char *text = (const char *)data;
+	size_t half = 0, end = 0;
+
+	if (b && r->headers >= 0 && len > BLOCK_MIN) {
+		half = last_blank(data, 0, len / 2);
+		end = half ? last_blank(data, half, len) : 0;
+	}
+	if (end <= half)
+		return parse_lines(r, text, len);
+	block_give(b, text + half, end - half);
+	if (parse_lines(r, text, half) < 0) {
+		block_wait(b);
+		return -1;
+	}
+	block_wait(b);
+	if (merge_block(r, b) < 0)
+		return -1;
+	return parse_lines(r, text + end, len - end);
+}
+
+/* Reads the text through to its end, all its whole lines buffered at a
+ * time (a chunk of it, as the input reads); an error of reading comes
+ * after the whole lines before it. */
+static int read_lines(struct reader *r, struct cprof_input *in)
+{
+	struct block *b = block_start();
+	struct cprof_error read_err = { { 0 }, 0 };
+	size_t want = 1;
+	int status = 0;
+
+	for (;;) {
+		long long got = cprof_input_fill(in, want, &read_err);
+		const unsigned char *data = cprof_input_data(in);
+		size_t avail = cprof_input_avail(in), whole = avail;
+		bool last = got < 0 || in->eof;
+
+		if (!last || got < 0) {
+			const unsigned char *nl = avail ? memrchr(data, '\n', avail) : NULL;
+
+			whole = nl ? (size_t)(nl - data) + 1 : 0;
+		}
+		want = avail - whole + 1;
+		if (whole == 0 && !last)
+			continue;      /* a line longer than what is buffered */
+		if (read_some(r, b, data, whole) < 0) {
+			status = -1;
+			break;
+		}
+		cprof_input_skip(in, whole);
+		if (got < 0)
+			status = cprof_error_set(r->err, "%s", read_err.text);
+		if (last)
+			break;
+	}
+	block_end(b);
+	return status;
+}
+
 static int read_text(struct cprof_input *in, struct cprof_profile *profile,
 		     const char *sample_index, bool child, struct cprof_error *err)
 {
@@ -601,27 +1003,13 @@ static int read_text(struct cprof_input *in, struct cprof_profile *profile,
 		.err = err, .child = child, .headers = -1, .all_periods = true, .same_period = true,
 	};
 	struct cprof_perf *perf = cprof_xcalloc(1, sizeof(*perf));
-	const char *line;
-	long long len;
-	bool has_nul;
-	int status = 0;
+	int status;
 
-	perf->frame_mask = 1023;
-	perf->frame_slots = cprof_xcalloc(perf->frame_mask + 1, sizeof(uint32_t));
-	perf->stack_mask = 1023;
-	perf->stack_slots = cprof_xcalloc(perf->stack_mask + 1, sizeof(struct stack *));
+	perf_init(perf);
 	profile->format = CPROF_FORMAT_PERF;
 	profile->perf = perf;
 	r.perf = perf;
-	while (status == 0 && (len = cprof_input_line(in, &line, &has_nul, err)) >= 0) {
-		r.line_no++;
-		if (has_nul)
-			status = fail(&r, r.line_no, "NUL byte in perf script's text");
-		else
-			status = take_line(&r, line, (size_t)len);
-	}
-	if (status == 0 && err->text[0])
-		status = -1;
+	status = read_lines(&r, in);
 	if (status == 0)
 		status = end_sample(&r);
 	if (status == 0 && r.samples == 0 && !child)
