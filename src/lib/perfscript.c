@@ -32,15 +32,31 @@
 #include "profile.h"
 #include "util.h"
 
-/* One distinct frame: its symbol (offset removed), DSO and source line. */
+/* One distinct frame: its symbol (offset removed), DSO and source line;
+ * what a lookup compares in its first cache line. */
 struct frame {
 	uint64_t hash;
 	uint32_t key_len;
 	uint32_t sym_len, dso_len;
-	const char *sym;       /* into key */
-	const char *dso;       /* into key; "" when the text has none */
+	uint32_t id;
 	const char *srcline;   /* into key, or NULL */
-	char key[];            /* sym NUL dso NUL [srcline NUL] */
+	char key[];            /* sym NUL dso NUL [srcline NUL]; dso "" when the text has none */
+};
+
+static const char *frame_sym(const struct frame *f)
+{
+	return f->key;
+}
+
+static const char *frame_dso(const struct frame *f)
+{
+	return f->key + f->sym_len + 1;
+}
+
+/* A slot of the frames' table: a frame and its hash, or NULL. */
+struct frame_slot {
+	uint64_t hash;
+	struct frame *frame;
 };
 
 /* One distinct call chain (frame ids, leaf first) and its sums. */
@@ -57,7 +73,7 @@ struct cprof_perf {
 	struct cprof_arena arena;
 	struct frame **frames;         /* by id */
 	size_t num_frames, frames_cap;
-	uint64_t *frame_slots;         /* the hash's top half, id + 1; 0: empty */
+	struct frame_slot *frame_slots;
 	size_t frame_mask;
 	struct stack **stack_slots;
 	size_t stack_mask;
@@ -93,9 +109,16 @@ struct reader {
 	bool all_periods, same_period;
 };
 
+/* The hexadecimal digits, by byte: a frame line's address and offset. */
+static const bool hex_digit[256] = {
+	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
+	['8'] = 1, ['9'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1,
+	['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1,
+};
+
 static bool is_hex(char c)
 {
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+	return hex_digit[(unsigned char)c];
 }
 
 static bool is_digit(char c)
@@ -188,15 +211,15 @@ static void key_reserve(struct reader *r, size_t need)
 
 static void frames_grow(struct cprof_perf *perf)
 {
-	uint64_t *old = perf->frame_slots;
+	struct frame_slot *old = perf->frame_slots;
 	size_t old_cap = perf->frame_mask + 1, i, j;
 
 	perf->frame_mask = 2 * old_cap - 1;
 	perf->frame_slots = cprof_xcalloc(perf->frame_mask + 1, sizeof(*old));
 	for (i = 0; i < old_cap; i++) {
-		if (!old[i])
+		if (!old[i].frame)
 			continue;
-		for (j = perf->frames[(uint32_t)old[i] - 1]->hash & perf->frame_mask; perf->frame_slots[j];
+		for (j = old[i].hash & perf->frame_mask; perf->frame_slots[j].frame;
 		     j = (j + 1) & perf->frame_mask)
 			;
 		perf->frame_slots[j] = old[i];
@@ -208,34 +231,33 @@ static void frames_grow(struct cprof_perf *perf)
 static uint32_t intern_frame(struct cprof_perf *perf, uint64_t hash, const char *key, size_t len,
 			     size_t sym_len, size_t dso_len, bool has_srcline)
 {
+	struct frame_slot *slot;
 	struct frame *f;
 	size_t j;
 
-	for (j = hash & perf->frame_mask; perf->frame_slots[j]; j = (j + 1) & perf->frame_mask) {
-		if (perf->frame_slots[j] >> 32 != hash >> 32)
-			continue;
-		f = perf->frames[(uint32_t)perf->frame_slots[j] - 1];
-		if (f->hash == hash && f->key_len == len && memcmp(f->key, key, len) == 0)
-			return (uint32_t)perf->frame_slots[j] - 1;
+	for (j = hash & perf->frame_mask; (slot = &perf->frame_slots[j])->frame;
+	     j = (j + 1) & perf->frame_mask) {
+		f = slot->frame;
+		if (slot->hash == hash && f->key_len == len && memcmp(f->key, key, len) == 0)
+			return f->id;
 	}
 	f = cprof_arena_alloc(&perf->arena, sizeof(*f) + len);
 	f->hash = hash;
 	f->key_len = (uint32_t)len;
 	f->sym_len = (uint32_t)sym_len;
 	f->dso_len = (uint32_t)dso_len;
+	f->id = (uint32_t)perf->num_frames;
 	memcpy(f->key, key, len);
-	f->sym = f->key;
-	f->dso = f->key + sym_len + 1;
 	f->srcline = has_srcline ? f->key + sym_len + 1 + dso_len + 1 : NULL;
 	if (perf->num_frames == perf->frames_cap) {
 		perf->frames_cap = perf->frames_cap ? 2 * perf->frames_cap : 1024;
 		perf->frames = cprof_xrealloc(perf->frames, perf->frames_cap * sizeof(*perf->frames));
 	}
-	perf->frames[perf->num_frames] = f;
-	perf->frame_slots[j] = (hash >> 32 << 32) | (uint32_t)++perf->num_frames;
+	perf->frames[perf->num_frames++] = f;
+	*slot = (struct frame_slot){ .hash = hash, .frame = f };
 	if (perf->num_frames > perf->frame_mask / 2)
 		frames_grow(perf);
-	return (uint32_t)(perf->num_frames - 1);
+	return f->id;
 }
 
 /* The hash of a frame without a source line: of its symbol, and its
@@ -248,17 +270,17 @@ static uint64_t frame_hash(const struct frame_text *t)
 /* The id of the frame `t` without a source line, or UINT32_MAX. */
 static uint32_t find_frame(const struct cprof_perf *perf, uint64_t hash, const struct frame_text *t)
 {
-	const struct frame *f;
+	const struct frame_slot *slot;
 	size_t j;
 
-	for (j = hash & perf->frame_mask; perf->frame_slots[j]; j = (j + 1) & perf->frame_mask) {
-		if (perf->frame_slots[j] >> 32 != hash >> 32)
-			continue;
-		f = perf->frames[(uint32_t)perf->frame_slots[j] - 1];
-		if (f->hash == hash && !f->srcline && f->sym_len == t->sym_len &&
-		    f->dso_len == t->dso_len && memcmp(f->sym, t->sym, t->sym_len) == 0 &&
-		    memcmp(f->dso, t->dso, t->dso_len) == 0)
-			return (uint32_t)perf->frame_slots[j] - 1;
+	for (j = hash & perf->frame_mask; (slot = &perf->frame_slots[j])->frame;
+	     j = (j + 1) & perf->frame_mask) {
+		const struct frame *f = slot->frame;
+
+		if (slot->hash == hash && !f->srcline && f->sym_len == t->sym_len &&
+		    f->dso_len == t->dso_len && memcmp(f->key, t->sym, t->sym_len) == 0 &&
+		    memcmp(frame_dso(f), t->dso, t->dso_len) == 0)
+			return f->id;
 	}
 	return UINT32_MAX;
 }
@@ -306,8 +328,8 @@ static int attach_srcline(struct reader *r, const char *s, size_t len)
 	if (unknown_srcline(s, len))
 		return 0;
 	f = r->perf->frames[r->chain[r->depth - 1]];
-	sym_len = strlen(f->sym);
-	dso_len = strlen(f->dso);
+	sym_len = f->sym_len;
+	dso_len = f->dso_len;
 	key_len = sym_len + 1 + dso_len + 1 + len + 1;
 	key_reserve(r, key_len);
 	memcpy(r->key, f->key, sym_len + 1 + dso_len + 1);
@@ -554,6 +576,12 @@ static int take_line(struct reader *r, const char *line, size_t len)
 	struct header h;
 	size_t i;
 
+	if (len > 0 && line[0] == '\t' && parse_frame(line, len, true, &t)) {
+		if (!r->open && begin_sample(r, false) < 0)
+			return -1;
+		push_frame(r, &t);
+		return 0;
+	}
 	if (cprof_blank_line(line, len))
 		return end_sample(r);
 	if (line[0] == '#' && r->headers < 0) {
@@ -561,14 +589,8 @@ static int take_line(struct reader *r, const char *line, size_t len)
 			block_skipped_comment(r->block);
 		return 0;      /* perf script --header */
 	}
-	if (line[0] == '\t') {
-		if (!parse_frame(line, len, true, &t))
-			return fail(r, r->line_no, "a call-chain line that is not \"IP SYM (DSO)\"");
-		if (!r->open && begin_sample(r, false) < 0)
-			return -1;
-		push_frame(r, &t);
-		return 0;
-	}
+	if (line[0] == '\t')
+		return fail(r, r->line_no, "a call-chain line that is not \"IP SYM (DSO)\"");
 	switch (parse_header(line, len, &h)) {
 	case HEADER_RECORD:
 		return end_sample(r);
@@ -720,7 +742,7 @@ static void block_skipped_comment(struct block *b)
 static void perf_init(struct cprof_perf *perf)
 {
 	perf->frame_mask = 1023;
-	perf->frame_slots = cprof_xcalloc(perf->frame_mask + 1, sizeof(uint64_t));
+	perf->frame_slots = cprof_xcalloc(perf->frame_mask + 1, sizeof(*perf->frame_slots));
 	perf->stack_mask = 1023;
 	perf->stack_slots = cprof_xcalloc(perf->stack_mask + 1, sizeof(struct stack *));
 }
@@ -1270,7 +1292,7 @@ static const char *dso_basename(const char *dso)
 /* The key of frame `f` by `by` (sanitized to UTF-8; g_free it). */
 static char *frame_name(const struct frame *f, enum cprof_by by)
 {
-	const char *dso = dso_basename(f->dso), *name = f->sym;
+	const char *dso = dso_basename(frame_dso(f)), *name = frame_sym(f);
 	char *bracketed = NULL, *out;
 	bool replaced = false;
 
@@ -1278,7 +1300,7 @@ static char *frame_name(const struct frame *f, enum cprof_by by)
 		name = dso;
 	} else if (by == CPROF_BY_LINE && f->srcline) {
 		name = f->srcline;
-	} else if (strcmp(f->sym, "[unknown]") == 0 && strcmp(dso, "[unknown]") != 0) {
+	} else if (strcmp(frame_sym(f), "[unknown]") == 0 && strcmp(dso, "[unknown]") != 0) {
 		bracketed = dso[0] == '[' ? g_strdup(dso) : g_strdup_printf("[%s]", dso);
 		name = bracketed;
 	}
