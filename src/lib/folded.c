@@ -12,6 +12,7 @@
 #include <glib.h>
 
 #include "folded.h"
+#include "hash.h"
 #include "input.h"
 #include "profile.h"
 #include "ptrs.h"
@@ -565,7 +566,7 @@ int cprof_folded_read(struct cprof_input *in, struct cprof_profile *profile,
 		.profile = profile,
 		.options = options,
 		.err = err,
-		.index = g_hash_table_new(g_str_hash, g_str_equal),
+		.index = g_hash_table_new(cprof_str_hash, g_str_equal),
 	};
 	const char *line;
 	long long len;

@@ -7,6 +7,7 @@
 #include <glib.h>
 
 #include "folded.h"
+#include "hash.h"
 #include "load.h"
 #include "symbolize.h"
 
@@ -196,12 +197,8 @@ struct tuple {
 static guint tuple_hash(gconstpointer key)
 {
 	const struct tuple *t = key;
-	guint h = 5381;
-	size_t j;
 
-	for (j = 0; j < t->n; j++)
-		h = h * 33 + g_direct_hash(t->values[j]);
-	return h;
+	return (guint)cprof_hash(t->values, t->n * sizeof(*t->values));
 }
 
 static gboolean tuple_equal(gconstpointer a, gconstpointer b)

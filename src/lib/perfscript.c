@@ -21,10 +21,10 @@
 #include <unistd.h>
 
 #include <glib.h>
-#include <xxhash.h>
 
 #include "arena.h"
 #include "dist.h"
+#include "hash.h"
 #include "input.h"
 #include "keys.h"
 #include "perfscript.h"
@@ -236,7 +236,7 @@ static uint32_t intern_frame(struct reader *r, uint64_t hash, size_t len, size_t
  * DSO's length (the DSO is compared, not hashed: there are few). */
 static uint64_t frame_hash(const struct frame_text *t)
 {
-	return XXH3_64bits(t->sym, t->sym_len) ^ (t->dso_len * UINT64_C(0x9E3779B97F4A7C15));
+	return cprof_hash(t->sym, t->sym_len) ^ cprof_hash_u64(t->dso_len);
 }
 
 /* The id of the frame `t` without a source line, or UINT32_MAX. */
@@ -305,7 +305,7 @@ static int attach_srcline(struct reader *r, const char *s, size_t len)
 	memcpy(r->key, f->key, sym_len + 1 + dso_len + 1);
 	memcpy(r->key + sym_len + 1 + dso_len + 1, s, len);
 	r->key[key_len - 1] = '\0';
-	r->chain[r->depth - 1] = intern_frame(r, XXH3_64bits(r->key, key_len), key_len, sym_len,
+	r->chain[r->depth - 1] = intern_frame(r, cprof_hash(r->key, key_len), key_len, sym_len,
 					      dso_len, true);
 	return 0;
 }
@@ -342,7 +342,7 @@ static int end_sample(struct reader *r)
 	if (r->depth == 0)
 		return fail(r, r->sample_line, "a sample without frames (perf script -F needs ip and "
 					       "sym)");
-	hash = XXH3_64bits(r->chain, bytes);
+	hash = cprof_hash(r->chain, bytes);
 	for (j = hash & perf->stack_mask; (s = perf->stack_slots[j]); j = (j + 1) & perf->stack_mask)
 		if (s->hash == hash && s->depth == r->depth && memcmp(s->frames, r->chain, bytes) == 0)
 			break;
@@ -959,7 +959,7 @@ int cprof_perf_to_dist(const struct cprof_profile *profile,
 	if (cprof_by_label_key(options->by))
 		return cprof_error_set(err, "--by=%s: perf script text has no labels",
 				       cprof_by_name(options->by));
-	interned = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
+	interned = g_hash_table_new_full(cprof_str_hash, g_str_equal, free, NULL);
 	names = cprof_xcalloc(perf->num_frames ? perf->num_frames : 1, sizeof(*names));
 	for (i = 0; i < perf->num_frames; i++) {
 		char *name = frame_name(perf->frames[i], options->by), *known;

@@ -1,0 +1,90 @@
+/* gen-flood: writes profiles whose keys collided in the unkeyed hashes
+ * cprof used before issue 29 (tests/flood.h), for tests/hash.test and
+ * bench/flood.bench.
+ *
+ *   gen-flood folded BLOCKS   2^BLOCKS one-frame folded stacks, names
+ *                             that collide in g_str_hash
+ *   gen-flood proto BLOCKS    a gen-profile spec of a profile.proto whose
+ *                             2^BLOCKS function names collide so
+ *   gen-flood pcs N           a gen-profile spec of a gperftools profile
+ *                             of N one-PC records whose PCs took one slot
+ *                             of keys.c's frame table
+ *
+ * Each key counts 1 sample but the first, which counts 2: the answer is
+ * known. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flood.h"
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: gen-flood folded|proto BLOCKS | gen-flood pcs N\n");
+	exit(2);
+}
+
+static void folded(unsigned blocks)
+{
+	char name[2 * 64 + 1];
+	uint64_t i;
+
+	for (i = 0; i < UINT64_C(1) << blocks; i++) {
+		flood_name(i, blocks, name);
+		printf("main;%s %d\n", name, i == 0 ? 2 : 1);
+	}
+}
+
+/* string_table: 0 "", 1 samples, 2 count, then the names from 3;
+ * function i + 1 and location i + 1 name string i + 3. */
+static void proto(unsigned blocks)
+{
+	char name[2 * 64 + 1];
+	uint64_t i, n = UINT64_C(1) << blocks;
+
+	printf("pb-string 6\npb-string 6 samples\npb-string 6 count\n");
+	for (i = 0; i < n; i++) {
+		flood_name(i, blocks, name);
+		printf("pb-string 6 %s\n", name);
+	}
+	printf("pb-begin 1\npb 1 1\npb 2 2\npb-end\n");
+	for (i = 0; i < n; i++) {
+		printf("pb-begin 5\npb 1 %llu\npb 2 %llu\npb-end\n", (unsigned long long)i + 1,
+		       (unsigned long long)i + 3);
+		printf("pb-begin 4\npb 1 %llu\npb-begin 4\npb 1 %llu\npb-end\npb-end\n",
+		       (unsigned long long)i + 1, (unsigned long long)i + 1);
+		printf("pb-begin 2\npb-packed 1 %llu\npb-packed 2 %d\npb-end\n",
+		       (unsigned long long)i + 1, i == 0 ? 2 : 1);
+	}
+}
+
+static void pcs(unsigned long long n)
+{
+	unsigned long long i;
+
+	printf("header\n");
+	for (i = 1; i <= n; i++)
+		printf("record %d 0x%llx\n", i == 1 ? 2 : 1, (unsigned long long)flood_pc(i));
+	printf("trailer\n");
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long long n;
+	char *end;
+
+	if (argc != 3)
+		usage();
+	n = strtoull(argv[2], &end, 10);
+	if (*end || end == argv[2])
+		usage();
+	if (strcmp(argv[1], "folded") == 0 && n >= 1 && n <= 30)
+		folded((unsigned)n);
+	else if (strcmp(argv[1], "proto") == 0 && n >= 1 && n <= 30)
+		proto((unsigned)n);
+	else if (strcmp(argv[1], "pcs") == 0 && n >= 1 && n < (1ULL << 24))
+		pcs(n);
+	else
+		usage();
+	return fflush(stdout) == 0 ? 0 : 2;
+}
