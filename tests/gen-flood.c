@@ -10,6 +10,9 @@
  *                             of N one-PC records whose PCs took one slot
  *                             of keys.c's frame table
  *
+ * With a third word, "random", the same files of names and PCs drawn at
+ * random instead (distinct: the control of a benchmark).
+ *
  * Each key counts 1 sample but the first, which counts 2: the answer is
  * known. */
 #include <stdio.h>
@@ -18,9 +21,36 @@
 
 #include "flood.h"
 
+static int random_keys;
+
+/* splitmix64: the i-th of distinct random-looking numbers. */
+static uint64_t mix(uint64_t i)
+{
+	uint64_t z = i * UINT64_C(0x9E3779B97F4A7C15) + UINT64_C(0x2545F4914F6CDD1D);
+
+	z = (z ^ z >> 30) * UINT64_C(0xBF58476D1CE4E5B9);
+	z = (z ^ z >> 27) * UINT64_C(0x94D049BB133111EB);
+	return z ^ z >> 31;
+}
+
+/* The i-th name: flood_name's, or as long and drawn at random. */
+static void name_of(uint64_t i, unsigned blocks, char *name)
+{
+	unsigned b;
+
+	flood_name(i, blocks, name);
+	if (!random_keys)
+		return;
+	for (b = 0; b < 2 * blocks; b++)
+		name[b] = (char)('a' + mix(i * 2 * blocks + b) % 26);
+	/* distinct: the first 16 letters spell i in base 16 */
+	for (b = 0; b < 2 * blocks && b < 16; b++)
+		name[b] = (char)('a' + (i >> 4 * b & 15));
+}
+
 static void usage(void)
 {
-	fprintf(stderr, "usage: gen-flood folded|proto BLOCKS | gen-flood pcs N\n");
+	fprintf(stderr, "usage: gen-flood folded|proto BLOCKS [random] | gen-flood pcs N [random]\n");
 	exit(2);
 }
 
@@ -30,7 +60,7 @@ static void folded(unsigned blocks)
 	uint64_t i;
 
 	for (i = 0; i < UINT64_C(1) << blocks; i++) {
-		flood_name(i, blocks, name);
+		name_of(i, blocks, name);
 		printf("main;%s %d\n", name, i == 0 ? 2 : 1);
 	}
 }
@@ -44,7 +74,7 @@ static void proto(unsigned blocks)
 
 	printf("pb-string 6\npb-string 6 samples\npb-string 6 count\n");
 	for (i = 0; i < n; i++) {
-		flood_name(i, blocks, name);
+		name_of(i, blocks, name);
 		printf("pb-string 6 %s\n", name);
 	}
 	printf("pb-begin 1\npb 1 1\npb 2 2\npb-end\n");
@@ -64,7 +94,8 @@ static void pcs(unsigned long long n)
 
 	printf("header\n");
 	for (i = 1; i <= n; i++)
-		printf("record %d 0x%llx\n", i == 1 ? 2 : 1, (unsigned long long)flood_pc(i));
+		printf("record %d 0x%llx\n", i == 1 ? 2 : 1,
+		       (unsigned long long)(random_keys ? mix(i) : flood_pc(i)));
 	printf("trailer\n");
 }
 
@@ -73,8 +104,9 @@ int main(int argc, char **argv)
 	unsigned long long n;
 	char *end;
 
-	if (argc != 3)
+	if (argc != 3 && !(argc == 4 && strcmp(argv[3], "random") == 0))
 		usage();
+	random_keys = argc == 4;
 	n = strtoull(argv[2], &end, 10);
 	if (*end || end == argv[2])
 		usage();
