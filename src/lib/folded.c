@@ -314,6 +314,21 @@ static int read_cprof_line(struct reader *r, const char *line, size_t len)
 	return 0;
 }
 
+/* The frames line[0, len) with each \\xNN decoded (as cprof-flat --folded
+ * escapes a byte that would forge a line or drive a terminal), valid
+ * UTF-8, newly allocated. */
+static char *unescaped(const char *line, size_t len, bool *replaced)
+{
+	char *copy, *frames;
+
+	if (!memchr(line, '\\', len))
+		return cprof_utf8_sanitize(line, len, replaced);
+	copy = g_strndup(line, len);
+	frames = cprof_utf8_sanitize(copy, cprof_unescape(copy, len), replaced);
+	g_free(copy);
+	return frames;
+}
+
 /* Adds one stack line, split as `s`. */
 static int add_stack(struct reader *r, const char *line, const struct split *s)
 {
@@ -344,7 +359,7 @@ static int add_stack(struct reader *r, const char *line, const struct split *s)
 		return fail(r, "sample count overflow");
 	p->total += counts[0];
 	p->total_b += counts[1];
-	frames = cprof_utf8_sanitize(line, s->frames_len, &p->replaced_utf8);
+	frames = unescaped(line, s->frames_len, &p->replaced_utf8);
 	stack = g_hash_table_lookup(r->index, frames);
 	if (!stack) {
 		size_t n = strlen(frames);
