@@ -1,6 +1,7 @@
 /* gen-flood: writes profiles whose keys collided in the unkeyed hashes
- * cprof used before issue 29 (tests/flood.h), for tests/hash.test and
- * bench/flood.bench.
+ * cprof used before issue 29 (tests/flood.h), and one whose stacks' keys
+ * are a thousand times its size, for tests/hash.test,
+ * tests/stack-bound.test and bench/flood.bench.
  *
  *   gen-flood folded BLOCKS   2^BLOCKS one-frame folded stacks, names
  *                             that collide in g_str_hash
@@ -9,6 +10,10 @@
  *   gen-flood pcs N           a gen-profile spec of a gperftools profile
  *                             of N one-PC records whose PCs took one slot
  *                             of keys.c's frame table
+ *   gen-flood deep N          a gen-profile spec of a profile.proto of N
+ *                             samples, each 16 frames of one function of a
+ *                             64 KiB name under a leaf of its own: a
+ *                             --by=stack key of 1 MiB from 17 location ids
  *
  * With a third word, "random", the same files of names and PCs drawn at
  * random instead (distinct: the control of a benchmark).
@@ -50,7 +55,8 @@ static void name_of(uint64_t i, unsigned blocks, char *name)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: gen-flood folded|proto BLOCKS [random] | gen-flood pcs N [random]\n");
+	fprintf(stderr, "usage: gen-flood folded|proto BLOCKS [random] | gen-flood pcs N [random] | "
+			"gen-flood deep N\n");
 	exit(2);
 }
 
@@ -99,6 +105,30 @@ static void pcs(unsigned long long n)
 	printf("trailer\n");
 }
 
+static void deep(unsigned long long samples)
+{
+	unsigned long long j, f;
+	int d;
+
+	printf("pb-string 6\npb-string 6 samples\npb-string 6 count\npb-string 6 ");
+	for (d = 0; d < 65536; d++)
+		putchar('x');
+	putchar('\n');
+	for (j = 0; j < samples; j++)
+		printf("pb-string 6 leaf%llu\n", j);
+	printf("pb-begin 1\npb 1 1\npb 2 2\npb-end\n");
+	for (f = 1; f <= samples + 1; f++)
+		printf("pb-begin 5\npb 1 %llu\npb 2 %llu\npb-end\n"
+		       "pb-begin 4\npb 1 %llu\npb-begin 4\npb 1 %llu\npb-end\npb-end\n",
+		       f, f + 2, f, f);
+	for (j = 0; j < samples; j++) {
+		printf("pb-begin 2\npb-packed 1 %llu", j + 2);
+		for (d = 0; d < 16; d++)
+			printf(" 1");
+		printf("\npb-packed 2 1\npb-end\n");
+	}
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long long n;
@@ -116,6 +146,8 @@ int main(int argc, char **argv)
 		proto((unsigned)n);
 	else if (strcmp(argv[1], "pcs") == 0 && n >= 1 && n < (1ULL << 24))
 		pcs(n);
+	else if (strcmp(argv[1], "deep") == 0 && argc == 3 && n >= 1 && n < (1ULL << 24))
+		deep(n);
 	else
 		usage();
 	return fflush(stdout) == 0 ? 0 : 2;

@@ -217,18 +217,23 @@ static void add_paths(const struct cprof_calltree *tree, const struct cprof_key_
 	GString *joined = g_string_sized_new(256);
 	size_t i, n, k;
 
-	for (i = 1; i < tree->num_nodes; i++) {
+	for (i = 1; i < tree->num_nodes && !dist->over_limit; i++) {
 		if (tree->nodes[i].count == 0)
 			continue;
 		n = path_keys(tree, i, by, path);
 		if (options->by == CPROF_BY_STACK) {
+			uint64_t room = cprof_dist_key_room(dist);
+
 			g_string_truncate(joined, 0);
-			for (k = n; k-- > 0;) {
+			for (k = n; k-- > 0 && joined->len < room;) {
 				g_string_append(joined, path[k]);
 				if (k)
 					g_string_append_c(joined, ';');
 			}
-			cprof_dist_add(dist, joined->str, tree->nodes[i].count);
+			if (joined->len >= room)
+				dist->over_limit = true;
+			else
+				cprof_dist_add(dist, joined->str, tree->nodes[i].count);
 			continue;
 		}
 		qsort(path, n, sizeof(*path), cmp_pointers);

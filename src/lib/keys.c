@@ -317,8 +317,12 @@ static void add_stack(struct keyer *k, const struct cprof_stack *stack, struct c
 	uint32_t i, j, leaf_at = k->prune ? pruned_leaf(k, stack) : 0;
 
 	if (k->options->by == CPROF_BY_STACK) {
+		/* past the room the distribution has for keys, the key is not
+		 * built: its memory stays bounded */
+		uint64_t room = cprof_dist_key_room(dist);
+
 		g_string_truncate(k->stack_key, 0);
-		for (i = stack->depth; i-- > leaf_at;) {
+		for (i = stack->depth; i-- > leaf_at && k->stack_key->len < room;) {
 			f = resolve(k, frame_pc(k, stack, i));
 			for (j = f->count; j-- > 0;) {
 				if (k->stack_key->len)
@@ -326,7 +330,10 @@ static void add_stack(struct keyer *k, const struct cprof_stack *stack, struct c
 				g_string_append(k->stack_key, f->names[j]);
 			}
 		}
-		cprof_dist_add(dist, k->stack_key->str, stack->count);
+		if (k->stack_key->len >= room)
+			dist->over_limit = true;
+		else
+			cprof_dist_add(dist, k->stack_key->str, stack->count);
 		return;
 	}
 	if (!k->options->cum) {
@@ -367,7 +374,7 @@ static int gperf_to_dist(struct cprof_profile *profile, const struct cprof_key_o
 	};
 	size_t i;
 
-	for (i = 0; i < profile->stacks.len; i++) {
+	for (i = 0; i < profile->stacks.len && !dist->over_limit; i++) {
 		const struct cprof_stack *stack = profile->stacks.items[i];
 
 		if (profile->labels)

@@ -1,6 +1,7 @@
 /* load.c: the options and the reading every profile-reading program shares. */
 #include "config.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -145,7 +146,14 @@ static struct cprof_profile *read_profile(struct cprof_loader *loader, const cha
 	return profile;
 }
 
-/* Keys `profile` into *dist (created when NULL) and notes it as an input. */
+/* What the keys of a distribution may take: KEY_FLOOR bytes and
+ * KEY_RATIO times the bytes of its inputs (cprof-flat(1) BOUNDS).  A
+ * stack key is as long as its frames' names, each a few bytes of a
+ * profile.proto: --by=stack could print gigabytes of a megabyte. */
+enum { KEY_FLOOR = 64 << 20, KEY_RATIO = 64 };
+
+/* Keys `profile` into *dist (created when NULL) and notes it as an input;
+ * dies when the keys pass their bound. */
 static void key_profile(struct cprof_loader *loader, const char *name,
 			struct cprof_profile *profile, const char *type, struct cprof_dist **dist)
 {
@@ -153,8 +161,15 @@ static void key_profile(struct cprof_loader *loader, const char *name,
 
 	if (!*dist)
 		*dist = cprof_dist_new(loader->key.by, loader->key.cum);
+	loader->input_bytes += profile->bytes;
+	cprof_dist_limit_keys(*dist, KEY_FLOOR + KEY_RATIO * loader->input_bytes);
 	if (cprof_profile_to_dist(profile, &loader->key, *dist, &err) < 0)
 		cprof_die_input(name, &err);
+	if ((*dist)->over_limit)
+		cprof_die("%s: the keys of --by=%s pass %" PRIu64 " bytes (64 MiB and 64 times "
+			  "the %" PRIu64 " bytes read): stacks too deep or names too long to "
+			  "print whole (--by=function keeps one frame a key)", name,
+			  cprof_by_name(loader->key.by), (*dist)->key_limit, loader->input_bytes);
 	cprof_dist_note_input(*dist, name, profile->has_period, profile->period_us);
 	if (cprof_dist_note_sample_type(*dist, type, &err) < 0)
 		cprof_die_input(name, &err);
