@@ -146,8 +146,8 @@ static struct cprof_profile *read_profile(struct cprof_loader *loader, const cha
 	return profile;
 }
 
-/* What the keys of a distribution may take: KEY_FLOOR bytes and
- * KEY_RATIO times the bytes of its inputs (cprof-flat(1) BOUNDS).  A
+/* What the keys of the distributions of a run may take in all: KEY_FLOOR
+ * bytes and KEY_RATIO times the bytes of its inputs (cprof-flat(1) BOUNDS).  A
  * stack key is as long as its frames' names, each a few bytes of a
  * profile.proto: --by=stack could print gigabytes of a megabyte. */
 enum { KEY_FLOOR = 64 << 20, KEY_RATIO = 64 };
@@ -161,15 +161,20 @@ static void key_profile(struct cprof_loader *loader, const char *name,
 
 	if (!*dist)
 		*dist = cprof_dist_new(loader->key.by, loader->key.cum);
+	uint64_t before = (*dist)->key_bytes, bound;
+
 	loader->input_bytes += profile->bytes;
-	cprof_dist_limit_keys(*dist, KEY_FLOOR + KEY_RATIO * loader->input_bytes);
+	bound = KEY_FLOOR + KEY_RATIO * loader->input_bytes;
+	cprof_dist_limit_keys(*dist, before + (bound > loader->key_bytes ?
+					       bound - loader->key_bytes : 0));
 	if (cprof_profile_to_dist(profile, &loader->key, *dist, &err) < 0)
 		cprof_die_input(name, &err);
 	if ((*dist)->over_limit)
 		cprof_die("%s: the keys of --by=%s pass %" PRIu64 " bytes (64 MiB and 64 times "
 			  "the %" PRIu64 " bytes read): stacks too deep or names too long to "
 			  "print whole (--by=function keeps one frame a key)", name,
-			  cprof_by_name(loader->key.by), (*dist)->key_limit, loader->input_bytes);
+			  cprof_by_name(loader->key.by), bound, loader->input_bytes);
+	loader->key_bytes += (*dist)->key_bytes - before;
 	cprof_dist_note_input(*dist, name, profile->has_period, profile->period_us);
 	if (cprof_dist_note_sample_type(*dist, type, &err) < 0)
 		cprof_die_input(name, &err);
@@ -257,6 +262,7 @@ static struct cprof_profile *view_of(const struct cprof_profile *profile, const 
 	size_t k;
 
 	*view = *profile;
+	view->bytes = 0;       /* the whole profile's are counted once (key_parts) */
 	memset(&view->stacks, 0, sizeof(view->stacks));
 	view->row_labels = NULL;
 	view->total = 0;
@@ -310,6 +316,7 @@ static void key_parts(struct cprof_loader *loader, const char *name,
 	memcpy(fill, start, (parts + 1) * sizeof(*fill));
 	for (i = 0; i < len; i++)
 		order[fill[part_of[i]]++] = i;
+	loader->input_bytes += profile->bytes;
 	for (p = 0; p < parts; p++) {
 		struct cprof_profile *view = view_of(profile, order + start[p], start[p + 1] - start[p]);
 		struct cprof_part *part = new_part(n, profile->row_labels + order[start[p]] * n);
