@@ -52,8 +52,9 @@ static void print_side(const char *name, const char *source, const struct cprof_
 
 	printf("%s: ", name);
 	cprof_put_text(stdout, source);
-	printf(", %" PRIu64 " %s, ", dist->total,
-	       strcmp(type, "samples/count") == 0 ? "samples" : type);
+	printf(", %" PRIu64 " ", dist->total);
+	cprof_put_text(stdout, strcmp(type, "samples/count") == 0 ? "samples" : type);
+	printf(", ");
 	if (entropy)
 		printf("entropy %.6f bits\n", *entropy);
 	else

@@ -272,6 +272,7 @@ static size_t cprof_field(struct reader *r, const char *field, size_t len)
 
 	if (len > 12 && memcmp(field, "sample_type=", 12) == 0) {
 		r->cprof_type = g_strndup(field + 12, len - 12);
+		r->cprof_type[cprof_unescape(r->cprof_type, len - 12)] = '\0';
 		if (!strchr(r->cprof_type, '/') || !g_utf8_validate(r->cprof_type, -1, NULL))
 			return fail(r, "the cprof: line's sample_type is not TYPE/UNIT"), 0;
 		return len;
@@ -651,7 +652,10 @@ char *cprof_folded_comment(const char *sample_type, bool has_period, uint64_t pe
 		}
 		g_string_append_c(line, ' ');
 	}
-	g_string_append_printf(line, "sample_type=%s\n", type);
+	/* a type's newline would forge a line: escaped as names are */
+	copy = cprof_escape(type, false);
+	g_string_append_printf(line, "sample_type=%s\n", copy);
+	free(copy);
 	copy = cprof_xstrdup(line->str);
 	g_string_free(line, TRUE);
 	return copy;

@@ -20,9 +20,10 @@ void cprof_text_flat(struct cprof_dist *dist, size_t top)
 	cprof_dist_sort(dist);
 	if (top > 0 && top < n)
 		n = top;
-	printf("by %s%s, %" PRIu64 " %s", cprof_by_name(dist->by), dist->cum ? " (cum)" : "",
-	       dist->total, strcmp(cprof_dist_sample_type(dist), "samples/count") == 0 ?
-				    "samples" : cprof_dist_sample_type(dist));
+	printf("by %s%s, %" PRIu64 " ", cprof_by_name(dist->by), dist->cum ? " (cum)" : "",
+	       dist->total);
+	cprof_put_text(stdout, strcmp(cprof_dist_sample_type(dist), "samples/count") == 0 ?
+				       "samples" : cprof_dist_sample_type(dist));
 	if (dist->has_period)
 		printf(", period %" PRIu64 " us", dist->period_us);
 	printf("\n%12s %8s %8s  %s\n", "count", "p%", "sum%", "key");
