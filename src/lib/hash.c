@@ -72,12 +72,6 @@ static void key_init(void)
 	run_key.seed = XXH3_64bits(run_key.secret, sizeof(run_key.secret));
 }
 
-uint64_t cprof_hash_seed(void)
-{
-	pthread_once(&key_once, key_init);
-	return run_key.seed;
-}
-
 uint64_t cprof_hash(const void *data, size_t len)
 {
 	pthread_once(&key_once, key_init);

@@ -7,13 +7,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The run's seed: from getrandom(2) the first time a hash is asked for,
- * or the decimal number CPROF_HASH_SEED holds (for tests: output never
- * depends on it). */
-uint64_t cprof_hash_seed(void);
-
 /* A 64-bit hash of the `len` bytes at `data` under the run's secret
- * (XXH3 with a secret and a seed). */
+ * (XXH3 with a secret and a seed), drawn from getrandom(2) the first time
+ * a hash is asked for, or made of the decimal number CPROF_HASH_SEED
+ * holds (for tests: no output depends on it). */
 uint64_t cprof_hash(const void *data, size_t len);
 
 /* cprof_hash of the 8 bytes of `value` (a PC, an id). */
