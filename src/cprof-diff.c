@@ -50,8 +50,11 @@ static void print_side(const char *name, const char *source, const struct cprof_
 {
 	const char *type = cprof_dist_sample_type(dist);
 
-	printf("%s: %s, %" PRIu64 " %s, ", name, source, dist->total,
-	       strcmp(type, "samples/count") == 0 ? "samples" : type);
+	printf("%s: ", name);
+	cprof_put_text(stdout, source);
+	printf(", %" PRIu64 " ", dist->total);
+	cprof_put_text(stdout, strcmp(type, "samples/count") == 0 ? "samples" : type);
+	printf(", ");
 	if (entropy)
 		printf("entropy %.6f bits\n", *entropy);
 	else
@@ -86,7 +89,9 @@ static void print_entry(const struct cprof_diff_entry *e, const struct cprof_jud
 		       100.0 * key->ci_high, key->significant ? "*" : " ");
 	else if (j && j->signif)
 		printf(" %9s %7s %7s  ", "-", "-", "-");
-	printf(" %s\n", e->key);
+	putchar(' ');
+	cprof_put_text(stdout, e->key);
+	putchar('\n');
 }
 
 static void print_text(const char *const sources[2], const struct cprof_dist *a,
@@ -177,8 +182,8 @@ static void print_folded(const struct cprof_dist *a, const struct cprof_dist *b)
 		const struct cprof_entry *in_a = cprof_dist_find(a, key);
 		const struct cprof_entry *in_b = cprof_dist_find(b, key);
 
-		printf("%s %" PRIu64 " %" PRIu64 "\n", key, in_a ? in_a->count : 0,
-		       in_b ? in_b->count : 0);
+		cprof_put_escaped(stdout, key, strlen(key), true);
+		printf(" %" PRIu64 " %" PRIu64 "\n", in_a ? in_a->count : 0, in_b ? in_b->count : 0);
 	}
 	cprof_ptrs_clear(&keys, NULL);
 }

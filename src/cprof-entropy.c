@@ -53,9 +53,11 @@ static void print_text(const struct result *results, size_t count, enum cprof_by
 	for (i = 0; i < count; i++) {
 		const struct cprof_entropy *e = &results[i].entropy;
 
-		printf("%s%10.6f %10.6f %10.6f %10.6f %8zu %12" PRIu64 "  %s\n",
+		printf("%s%10.6f %10.6f %10.6f %10.6f %8zu %12" PRIu64 "  ",
 		       e->lower_bound ? ">=" : "  ", e->entropy, e->entropy_mm, e->se, e->normalized,
-		       e->entries, e->total, results[i].source);
+		       e->entries, e->total);
+		cprof_put_text(stdout, results[i].source);
+		putchar('\n');
 	}
 	if (stability)
 		printf("stability of %zu: mean %.6f, sd %.6f (sampling alone %.6f), min %.6f, "

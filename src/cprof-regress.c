@@ -222,10 +222,13 @@ static void report_keys(const struct cprof_judgement *j, const struct cprof_dist
 		moved[n++].signif = &j->signif->keys[i];
 	}
 	qsort(moved, n, sizeof(*moved), moved_cmp);
-	for (i = 0; i < n && i < 20; i++)
-		fprintf(stderr, "  %+7.2f%% [%+.2f, %+.2f] q %.2g  %s\n", 100.0 * moved[i].delta,
+	for (i = 0; i < n && i < 20; i++) {
+		fprintf(stderr, "  %+7.2f%% [%+.2f, %+.2f] q %.2g  ", 100.0 * moved[i].delta,
 			100.0 * moved[i].signif->ci_low, 100.0 * moved[i].signif->ci_high,
-			moved[i].signif->q_value, moved[i].key);
+			moved[i].signif->q_value);
+		cprof_put_text(stderr, moved[i].key);
+		fputc('\n', stderr);
+	}
 	if (n > 20)
 		fprintf(stderr, "  and %zu more\n", n - 20);
 	free(moved);
@@ -248,14 +251,14 @@ static void report(const struct check *c, const struct settings *settings)
 {
 	const struct cprof_judgement *j = c->judgement;
 
+	fprintf(stderr, "%s: %zu baselines in ", cprof_progname, c->base.count);
+	cprof_put_text(stderr, c->dir);
 	if (j->signif)
-		fprintf(stderr, "%s: %zu baselines in %s: dispersion %.3g (1: they vary as sampling "
-			"alone would)\n", cprof_progname, c->base.count, c->dir,
+		fprintf(stderr, ": dispersion %.3g (1: they vary as sampling alone would)",
 			j->options.dispersion);
-	else
-		fprintf(stderr, "%s: %zu baselines in %s\n", cprof_progname, c->base.count, c->dir);
-	fprintf(stderr, "%s: %s: distance %.4f to the baselines", cprof_progname, c->candidate,
-		c->diff->manhattan);
+	fprintf(stderr, "\n%s: ", cprof_progname);
+	cprof_put_text(stderr, c->candidate);
+	fprintf(stderr, ": distance %.4f to the baselines", c->diff->manhattan);
 	if (j->signif)
 		fprintf(stderr, "; by noise alone: mean %.4f, %g%% quantile %.4f", j->null.mean,
 			100.0 * (1.0 - settings->signif.alpha), j->null.quantile);

@@ -89,8 +89,10 @@ static void print_group(const struct cprof_store_group *group, const struct quer
 	if (out->text) {
 		if (result->num_groups) {
 			fputs("#", stdout);
-			for (j = 0; j < result->num_groups; j++)
-				printf(" %s=%s", result->group_names[j], group->values[j]);
+			for (j = 0; j < result->num_groups; j++) {
+				printf(" %s=", result->group_names[j]);
+				cprof_put_text(stdout, group->values[j]);
+			}
 			fputs("\n", stdout);
 		}
 		cprof_text_flat(group->dist, (size_t)out->top);

@@ -9,6 +9,7 @@
 
 #include "calltree.h"
 #include "dist.h"
+#include "hash.h"
 #include "keys.h"
 #include "util.h"
 
@@ -27,7 +28,7 @@ struct node {
 
 struct cprof_calltree {
 	const char *what;
-	GStringChunk *strings;
+	struct cprof_strings *strings;
 	struct frame *frames;
 	size_t num_frames, frames_cap;
 	struct node *nodes;    /* nodes[0] is the root */
@@ -43,7 +44,7 @@ struct cprof_calltree *cprof_calltree_new(const char *what)
 	struct cprof_calltree *tree = cprof_xcalloc(1, sizeof(*tree));
 
 	tree->what = what;
-	tree->strings = g_string_chunk_new(1 << 16);
+	tree->strings = cprof_strings_new();
 	tree->nodes_cap = 1024;
 	tree->nodes = cprof_xcalloc(tree->nodes_cap, sizeof(*tree->nodes));
 	tree->num_nodes = 1;
@@ -56,7 +57,7 @@ void cprof_calltree_free(struct cprof_calltree *tree)
 {
 	if (!tree)
 		return;
-	g_string_chunk_free(tree->strings);
+	cprof_strings_free(tree->strings);
 	free(tree->frames);
 	free(tree->nodes);
 	free(tree->slots);
@@ -65,7 +66,7 @@ void cprof_calltree_free(struct cprof_calltree *tree)
 
 static const char *intern(struct cprof_calltree *tree, const char *s)
 {
-	return s ? g_string_chunk_insert_const(tree->strings, s) : NULL;
+	return s ? cprof_strings_intern(tree->strings, s) : NULL;
 }
 
 uint32_t cprof_calltree_frame(struct cprof_calltree *tree, const char *name, const char *dso,
@@ -88,9 +89,7 @@ uint32_t cprof_calltree_frame(struct cprof_calltree *tree, const char *name, con
 
 static size_t slot_of(uint32_t parent, uint32_t frame, size_t mask)
 {
-	uint64_t h = ((uint64_t)parent << 32 | frame) * UINT64_C(0x9E3779B97F4A7C15);
-
-	return (size_t)(h ^ h >> 31) & mask;
+	return (size_t)cprof_hash_u64((uint64_t)parent << 32 | frame) & mask;
 }
 
 static void grow_slots(struct cprof_calltree *tree)
@@ -218,18 +217,23 @@ static void add_paths(const struct cprof_calltree *tree, const struct cprof_key_
 	GString *joined = g_string_sized_new(256);
 	size_t i, n, k;
 
-	for (i = 1; i < tree->num_nodes; i++) {
+	for (i = 1; i < tree->num_nodes && !dist->over_limit; i++) {
 		if (tree->nodes[i].count == 0)
 			continue;
 		n = path_keys(tree, i, by, path);
 		if (options->by == CPROF_BY_STACK) {
+			uint64_t room = cprof_dist_key_room(dist);
+
 			g_string_truncate(joined, 0);
-			for (k = n; k-- > 0;) {
+			for (k = n; k-- > 0 && joined->len < room;) {
 				g_string_append(joined, path[k]);
 				if (k)
 					g_string_append_c(joined, ';');
 			}
-			cprof_dist_add(dist, joined->str, tree->nodes[i].count);
+			if (joined->len >= room)
+				dist->over_limit = true;
+			else
+				cprof_dist_add(dist, joined->str, tree->nodes[i].count);
 			continue;
 		}
 		qsort(path, n, sizeof(*path), cmp_pointers);

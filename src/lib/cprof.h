@@ -9,6 +9,7 @@
 #include "flatjson.h"
 #include "folded.h"
 #include "gperf.h"
+#include "hash.h"
 #include "input.h"
 #include "json.h"
 #include "keys.h"

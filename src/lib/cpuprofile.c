@@ -15,6 +15,7 @@
 
 #include "calltree.h"
 #include "cpuprofile.h"
+#include "hash.h"
 #include "jsonin.h"
 #include "profile.h"
 #include "util.h"
@@ -70,7 +71,7 @@ static int read_ids(struct reader *r)
 	}
 	if (dense)
 		return 0;
-	r->index = g_hash_table_new(g_int64_hash, g_int64_equal);
+	r->index = g_hash_table_new(cprof_int64_hash, g_int64_equal);
 	for (i = 0; i < r->n; i++) {
 		other = find(r, r->ids[i]);
 		if (other != NONE)

@@ -6,11 +6,9 @@
 
 #include <glib.h>
 
-#define XXH_INLINE_ALL
-#include <xxhash.h>
-
 #include "arena.h"
 #include "dist.h"
+#include "hash.h"
 #include "ptrs.h"
 #include "util.h"
 
@@ -58,8 +56,8 @@ int cprof_by_parse(const char *name)
 
 /* The key index: open addressing with linear probing over (hash, entry)
  * pairs, the entries and their keys in an arena.  A key is hashed once
- * per cprof_dist_add (XXH3; GLib's string hash and a malloc per key were
- * a fifth of --by=stack). */
+ * per cprof_dist_add (cprof_hash, keyed per run; GLib's string hash and a
+ * malloc per key were a fifth of --by=stack). */
 struct cprof_dist_index {
 	struct index_slot {
 		uint64_t hash;
@@ -68,6 +66,7 @@ struct cprof_dist_index {
 	size_t mask;           /* capacity - 1, capacity a power of two */
 	size_t used;
 	struct cprof_arena arena;      /* the entries and their keys */
+	struct cprof_entry refused;    /* the counts of keys past the key limit */
 };
 
 struct cprof_dist *cprof_dist_new(enum cprof_by by, bool cum)
@@ -175,18 +174,35 @@ struct cprof_entry *cprof_dist_find(const struct cprof_dist *dist, const char *k
 {
 	size_t len = strlen(key);
 
-	return index_find(dist->index, key, XXH3_64bits(key, len))->entry;
+	return index_find(dist->index, key, cprof_hash(key, len))->entry;
+}
+
+void cprof_dist_limit_keys(struct cprof_dist *dist, uint64_t bytes)
+{
+	dist->key_limit = bytes;
+}
+
+uint64_t cprof_dist_key_room(const struct cprof_dist *dist)
+{
+	if (dist->key_limit == 0)
+		return UINT64_MAX;
+	return dist->key_limit > dist->key_bytes ? dist->key_limit - dist->key_bytes : 0;
 }
 
 struct cprof_entry *cprof_dist_add(struct cprof_dist *dist, const char *key, uint64_t count)
 {
 	struct cprof_dist_index *index = dist->index;
 	size_t len = strlen(key);
-	uint64_t hash = XXH3_64bits(key, len);
+	uint64_t hash = cprof_hash(key, len);
 	struct index_slot *slot = index_find(index, key, hash);
 	struct cprof_entry *entry = slot->entry;
 
-	if (!entry) {
+	if (!entry && len >= cprof_dist_key_room(dist)) {
+		dist->over_limit = true;
+		entry = &index->refused;
+		entry->key = (char *)"";
+	} else if (!entry) {
+		dist->key_bytes += len + 1;
 		entry = cprof_arena_alloc(&index->arena, sizeof(*entry));
 		entry->key = cprof_arena_strndup(&index->arena, key, len);
 		entry->count = 0;

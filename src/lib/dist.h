@@ -50,6 +50,9 @@ struct cprof_dist {
 	struct cprof_dist_index *index; /* key -> entry, private to dist.c */
 	bool sorted;
 	char *sample_type;     /* "TYPE/UNIT" of the counts, owned; NULL: samples/count */
+	uint64_t key_bytes;    /* the bytes of the keys, a NUL each */
+	uint64_t key_limit;    /* what they may take (0: no bound; cprof_dist_limit_keys) */
+	bool over_limit;       /* a key was refused: past key_limit */
 };
 
 /* Returns an empty distribution; free it with cprof_dist_free. */
@@ -60,6 +63,15 @@ void cprof_dist_free(struct cprof_dist *dist);
 
 /* Adds `count` samples to `key` (copied when new; must be valid UTF-8). */
 struct cprof_entry *cprof_dist_add(struct cprof_dist *dist, const char *key, uint64_t count);
+
+/* Bounds the bytes the keys take (a NUL each) at `bytes` (0: no bound):
+ * past it, cprof_dist_add keeps no new key (it counts its samples in an
+ * entry of no key, outside the entries) and sets over_limit. */
+void cprof_dist_limit_keys(struct cprof_dist *dist, uint64_t bytes);
+
+/* The bytes a new key may still take (its NUL included), UINT64_MAX when
+ * there is no bound. */
+uint64_t cprof_dist_key_room(const struct cprof_dist *dist);
 
 /* Returns the entry of `key`, or NULL. */
 struct cprof_entry *cprof_dist_find(const struct cprof_dist *dist, const char *key);

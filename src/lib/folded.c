@@ -12,6 +12,7 @@
 #include <glib.h>
 
 #include "folded.h"
+#include "hash.h"
 #include "input.h"
 #include "profile.h"
 #include "ptrs.h"
@@ -271,6 +272,7 @@ static size_t cprof_field(struct reader *r, const char *field, size_t len)
 
 	if (len > 12 && memcmp(field, "sample_type=", 12) == 0) {
 		r->cprof_type = g_strndup(field + 12, len - 12);
+		r->cprof_type[cprof_unescape(r->cprof_type, len - 12)] = '\0';
 		if (!strchr(r->cprof_type, '/') || !g_utf8_validate(r->cprof_type, -1, NULL))
 			return fail(r, "the cprof: line's sample_type is not TYPE/UNIT"), 0;
 		return len;
@@ -313,6 +315,21 @@ static int read_cprof_line(struct reader *r, const char *line, size_t len)
 	return 0;
 }
 
+/* The frames line[0, len) with each \\xNN decoded (as cprof-flat --folded
+ * escapes a byte that would forge a line or drive a terminal), valid
+ * UTF-8, newly allocated. */
+static char *unescaped(const char *line, size_t len, bool *replaced)
+{
+	char *copy, *frames;
+
+	if (!memchr(line, '\\', len))
+		return cprof_utf8_sanitize(line, len, replaced);
+	copy = g_strndup(line, len);
+	frames = cprof_utf8_sanitize(copy, cprof_unescape(copy, len), replaced);
+	g_free(copy);
+	return frames;
+}
+
 /* Adds one stack line, split as `s`. */
 static int add_stack(struct reader *r, const char *line, const struct split *s)
 {
@@ -343,7 +360,7 @@ static int add_stack(struct reader *r, const char *line, const struct split *s)
 		return fail(r, "sample count overflow");
 	p->total += counts[0];
 	p->total_b += counts[1];
-	frames = cprof_utf8_sanitize(line, s->frames_len, &p->replaced_utf8);
+	frames = unescaped(line, s->frames_len, &p->replaced_utf8);
 	stack = g_hash_table_lookup(r->index, frames);
 	if (!stack) {
 		size_t n = strlen(frames);
@@ -565,7 +582,7 @@ int cprof_folded_read(struct cprof_input *in, struct cprof_profile *profile,
 		.profile = profile,
 		.options = options,
 		.err = err,
-		.index = g_hash_table_new(g_str_hash, g_str_equal),
+		.index = g_hash_table_new(cprof_str_hash, g_str_equal),
 	};
 	const char *line;
 	long long len;
@@ -635,7 +652,10 @@ char *cprof_folded_comment(const char *sample_type, bool has_period, uint64_t pe
 		}
 		g_string_append_c(line, ' ');
 	}
-	g_string_append_printf(line, "sample_type=%s\n", type);
+	/* a type's newline would forge a line: escaped as names are */
+	copy = cprof_escape(type, false);
+	g_string_append_printf(line, "sample_type=%s\n", copy);
+	free(copy);
 	copy = cprof_xstrdup(line->str);
 	g_string_free(line, TRUE);
 	return copy;

@@ -8,13 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define XXH_INLINE_ALL
-#include <xxhash.h>
-
 #include <glib.h>
 
 #include "arena.h"
 #include "gperf.h"
+#include "hash.h"
 #include "input.h"
 #include "maps.h"
 #include "profile.h"
@@ -257,7 +255,7 @@ static int add_hashed(struct cprof_profile *profile, struct stack_table *table,
 static int add_stack(struct cprof_profile *profile, struct stack_table *table,
 		     struct cprof_stack *probe, uint64_t record_offset, struct cprof_error *err)
 {
-	probe->hash = XXH3_64bits(probe->pcs, probe->depth * sizeof(probe->pcs[0]));
+	probe->hash = cprof_hash(probe->pcs, probe->depth * sizeof(probe->pcs[0]));
 	return add_hashed(profile, table, probe, record_offset, err);
 }
 
@@ -287,7 +285,7 @@ static int add_batch(struct cprof_input *in, struct cprof_profile *profile,
 		probes[n].count = count;
 		probes[n].depth = (uint32_t)num_pcs;
 		probes[n].pcs = record + 2;
-		probes[n].hash = XXH3_64bits(record + 2, num_pcs * 8);
+		probes[n].hash = cprof_hash(record + 2, num_pcs * 8);
 		offsets[n] = in->offset + pos;
 		__builtin_prefetch(&table->slots[probes[n].hash & table->mask]);
 		pos += (2 + num_pcs) * 8;

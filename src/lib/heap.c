@@ -11,11 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define XXH_INLINE_ALL
-#include <xxhash.h>
-
 #include <glib.h>
 
+#include "hash.h"
 #include "heap.h"
 #include "profile.h"
 #include "prune.h"
@@ -285,7 +283,7 @@ static int add_stack(struct cprof_profile *profile, struct stacks *s, uint32_t d
 		return 0;
 	probe.depth = depth;
 	probe.pcs = s->pcs;
-	probe.hash = XXH3_64bits(s->pcs, depth * sizeof(s->pcs[0]));
+	probe.hash = cprof_hash(s->pcs, depth * sizeof(s->pcs[0]));
 	stack = g_hash_table_lookup(s->table, &probe);
 	if (!stack) {
 		stack = cprof_xmalloc(sizeof(*stack) + depth * sizeof(uint64_t));

@@ -10,6 +10,7 @@
 #include "arena.h"
 #include "calltree.h"
 #include "dist.h"
+#include "hash.h"
 #include "keys.h"
 #include "maps.h"
 #include "perfscript.h"
@@ -46,7 +47,7 @@ struct keyer {
 	bool exact_pcs;        /* no PC is a return address */
 	struct cprof_prune *prune; /* the profile's drop_frames, by name keys only */
 	struct frame_table cache;
-	GStringChunk *strings;
+	struct cprof_strings *strings;
 	GString *scratch;      /* formatting one name */
 	GString *stack_key;    /* --by=stack: the key being joined */
 	const char **names;    /* --cum: the names of one stack */
@@ -55,7 +56,7 @@ struct keyer {
 
 static const char *intern(struct keyer *k, const char *s)
 {
-	return g_string_chunk_insert_const(k->strings, s);
+	return cprof_strings_intern(k->strings, s);
 }
 
 static const char *internf(struct keyer *k, const char *fmt, ...)
@@ -131,10 +132,9 @@ static size_t symbol_names(struct keyer *k, const struct cprof_mapping *m, uint6
  * go. */
 static struct frames **frame_slot(const struct frame_table *t, uint64_t pc)
 {
-	uint64_t h = pc * UINT64_C(0x9E3779B97F4A7C15);
 	size_t j;
 
-	for (j = (size_t)(h ^ h >> 29) & t->mask;; j = (j + 1) & t->mask)
+	for (j = (size_t)cprof_hash_u64(pc) & t->mask;; j = (j + 1) & t->mask)
 		if (!t->slots[j] || t->slots[j]->addr == pc)
 			return &t->slots[j];
 }
@@ -317,8 +317,12 @@ static void add_stack(struct keyer *k, const struct cprof_stack *stack, struct c
 	uint32_t i, j, leaf_at = k->prune ? pruned_leaf(k, stack) : 0;
 
 	if (k->options->by == CPROF_BY_STACK) {
+		/* past the room the distribution has for keys, the key is not
+		 * built: its memory stays bounded */
+		uint64_t room = cprof_dist_key_room(dist);
+
 		g_string_truncate(k->stack_key, 0);
-		for (i = stack->depth; i-- > leaf_at;) {
+		for (i = stack->depth; i-- > leaf_at && k->stack_key->len < room;) {
 			f = resolve(k, frame_pc(k, stack, i));
 			for (j = f->count; j-- > 0;) {
 				if (k->stack_key->len)
@@ -326,7 +330,10 @@ static void add_stack(struct keyer *k, const struct cprof_stack *stack, struct c
 				g_string_append(k->stack_key, f->names[j]);
 			}
 		}
-		cprof_dist_add(dist, k->stack_key->str, stack->count);
+		if (k->stack_key->len >= room)
+			dist->over_limit = true;
+		else
+			cprof_dist_add(dist, k->stack_key->str, stack->count);
 		return;
 	}
 	if (!k->options->cum) {
@@ -357,7 +364,7 @@ static int gperf_to_dist(struct cprof_profile *profile, const struct cprof_key_o
 		.locations = profile->locations,
 		.exact_pcs = profile->exact_pcs,
 		.cache = { .slots = cprof_pages_alloc(1024 * sizeof(struct frames *)), .mask = 1023 },
-		.strings = g_string_chunk_new(1 << 16),
+		.strings = cprof_strings_new(),
 		.scratch = g_string_sized_new(256),
 		.stack_key = g_string_sized_new(256),
 		.prune = options->by == CPROF_BY_FUNCTION || options->by == CPROF_BY_LINE ||
@@ -367,7 +374,7 @@ static int gperf_to_dist(struct cprof_profile *profile, const struct cprof_key_o
 	};
 	size_t i;
 
-	for (i = 0; i < profile->stacks.len; i++) {
+	for (i = 0; i < profile->stacks.len && !dist->over_limit; i++) {
 		const struct cprof_stack *stack = profile->stacks.items[i];
 
 		if (profile->labels)
@@ -377,7 +384,7 @@ static int gperf_to_dist(struct cprof_profile *profile, const struct cprof_key_o
 	}
 	cprof_pages_free(k.cache.slots, (k.cache.mask + 1) * sizeof(*k.cache.slots));
 	cprof_arena_free(&k.cache.arena);
-	g_string_chunk_free(k.strings);
+	cprof_strings_free(k.strings);
 	g_string_free(k.scratch, TRUE);
 	g_string_free(k.stack_key, TRUE);
 	cprof_prune_free(k.prune);

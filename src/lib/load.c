@@ -1,12 +1,14 @@
 /* load.c: the options and the reading every profile-reading program shares. */
 #include "config.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <glib.h>
 
 #include "folded.h"
+#include "hash.h"
 #include "load.h"
 #include "symbolize.h"
 
@@ -144,7 +146,14 @@ static struct cprof_profile *read_profile(struct cprof_loader *loader, const cha
 	return profile;
 }
 
-/* Keys `profile` into *dist (created when NULL) and notes it as an input. */
+/* What the keys of the distributions of a run may take in all: KEY_FLOOR
+ * bytes and KEY_RATIO times the bytes of its inputs (cprof-flat(1) BOUNDS).  A
+ * stack key is as long as its frames' names, each a few bytes of a
+ * profile.proto: --by=stack could print gigabytes of a megabyte. */
+enum { KEY_FLOOR = 64 << 20, KEY_RATIO = 64 };
+
+/* Keys `profile` into *dist (created when NULL) and notes it as an input;
+ * dies when the keys pass their bound. */
 static void key_profile(struct cprof_loader *loader, const char *name,
 			struct cprof_profile *profile, const char *type, struct cprof_dist **dist)
 {
@@ -152,8 +161,20 @@ static void key_profile(struct cprof_loader *loader, const char *name,
 
 	if (!*dist)
 		*dist = cprof_dist_new(loader->key.by, loader->key.cum);
+	uint64_t before = (*dist)->key_bytes, bound;
+
+	loader->input_bytes += profile->bytes;
+	bound = KEY_FLOOR + KEY_RATIO * loader->input_bytes;
+	cprof_dist_limit_keys(*dist, before + (bound > loader->key_bytes ?
+					       bound - loader->key_bytes : 0));
 	if (cprof_profile_to_dist(profile, &loader->key, *dist, &err) < 0)
 		cprof_die_input(name, &err);
+	if ((*dist)->over_limit)
+		cprof_die("%s: the keys of --by=%s pass %" PRIu64 " bytes (64 MiB and 64 times "
+			  "the %" PRIu64 " bytes read): stacks too deep or names too long to "
+			  "print whole (--by=function keeps one frame a key)", name,
+			  cprof_by_name(loader->key.by), bound, loader->input_bytes);
+	loader->key_bytes += (*dist)->key_bytes - before;
 	cprof_dist_note_input(*dist, name, profile->has_period, profile->period_us);
 	if (cprof_dist_note_sample_type(*dist, type, &err) < 0)
 		cprof_die_input(name, &err);
@@ -196,12 +217,8 @@ struct tuple {
 static guint tuple_hash(gconstpointer key)
 {
 	const struct tuple *t = key;
-	guint h = 5381;
-	size_t j;
 
-	for (j = 0; j < t->n; j++)
-		h = h * 33 + g_direct_hash(t->values[j]);
-	return h;
+	return (guint)cprof_hash(t->values, t->n * sizeof(*t->values));
 }
 
 static gboolean tuple_equal(gconstpointer a, gconstpointer b)
@@ -245,6 +262,7 @@ static struct cprof_profile *view_of(const struct cprof_profile *profile, const 
 	size_t k;
 
 	*view = *profile;
+	view->bytes = 0;       /* the whole profile's are counted once (key_parts) */
 	memset(&view->stacks, 0, sizeof(view->stacks));
 	view->row_labels = NULL;
 	view->total = 0;
@@ -298,6 +316,7 @@ static void key_parts(struct cprof_loader *loader, const char *name,
 	memcpy(fill, start, (parts + 1) * sizeof(*fill));
 	for (i = 0; i < len; i++)
 		order[fill[part_of[i]]++] = i;
+	loader->input_bytes += profile->bytes;
 	for (p = 0; p < parts; p++) {
 		struct cprof_profile *view = view_of(profile, order + start[p], start[p + 1] - start[p]);
 		struct cprof_part *part = new_part(n, profile->row_labels + order[start[p]] * n);

@@ -60,6 +60,8 @@ struct cprof_loader {
 	struct cprof_ptrs tag_filters; /* --tag-filter KEY=VALUE, char *, not owned */
 	char *sample_type;             /* of the first input read, owned */
 	bool no_cache;                 /* --no-cache */
+	uint64_t input_bytes;          /* read from the inputs keyed so far */
+	uint64_t key_bytes;            /* the keys of their distributions take */
 };
 
 /* Sets the defaults: by function, inlines expanded, symbolizing. */

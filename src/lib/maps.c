@@ -7,6 +7,7 @@
 
 #include <glib.h>
 
+#include "hash.h"
 #include "maps.h"
 #include "util.h"
 
@@ -226,7 +227,7 @@ static bool define(struct cprof_maps *maps, const char *p, const char *end)
 	while (value < end && is_space(*value))
 		value++;
 	if (!maps->vars)
-		maps->vars = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+		maps->vars = g_hash_table_new_full(cprof_str_hash, g_str_equal, g_free, g_free);
 	vars = maps->vars;
 	name = g_strndup(p, (gsize)(name_end - p));
 	if (g_hash_table_contains(vars, name))

@@ -22,10 +22,10 @@
 #include <unistd.h>
 
 #include <glib.h>
-#include <xxhash.h>
 
 #include "arena.h"
 #include "dist.h"
+#include "hash.h"
 #include "input.h"
 #include "keys.h"
 #include "perfscript.h"
@@ -260,11 +260,12 @@ static uint32_t intern_frame(struct cprof_perf *perf, uint64_t hash, const char 
 	return f->id;
 }
 
-/* The hash of a frame without a source line: of its symbol, and its
- * DSO's length (the DSO is compared, not hashed: there are few). */
+/* The hash of a frame without a source line: of its symbol (keyed by
+ * the run's secret, so the mix of the DSO's length cannot be steered),
+ * and its DSO's length (the DSO is compared, not hashed: there are few). */
 static uint64_t frame_hash(const struct frame_text *t)
 {
-	return XXH3_64bits(t->sym, t->sym_len) ^ (t->dso_len * UINT64_C(0x9E3779B97F4A7C15));
+	return cprof_hash(t->sym, t->sym_len) ^ (t->dso_len * UINT64_C(0x9E3779B97F4A7C15));
 }
 
 /* The id of the frame `t` without a source line, or UINT32_MAX. */
@@ -335,7 +336,7 @@ static int attach_srcline(struct reader *r, const char *s, size_t len)
 	memcpy(r->key, f->key, sym_len + 1 + dso_len + 1);
 	memcpy(r->key + sym_len + 1 + dso_len + 1, s, len);
 	r->key[key_len - 1] = '\0';
-	r->chain[r->depth - 1] = intern_frame(r->perf, XXH3_64bits(r->key, key_len), r->key, key_len,
+	r->chain[r->depth - 1] = intern_frame(r->perf, cprof_hash(r->key, key_len), r->key, key_len,
 					      sym_len, dso_len, true);
 	return 0;
 }
@@ -362,7 +363,7 @@ static void stacks_grow(struct cprof_perf *perf)
 static struct stack *intern_stack(struct cprof_perf *perf, const uint32_t *chain, size_t depth)
 {
 	size_t bytes = depth * sizeof(uint32_t), j;
-	uint64_t hash = XXH3_64bits(chain, bytes);
+	uint64_t hash = cprof_hash(chain, bytes);
 	struct stack *s;
 
 	for (j = hash & perf->stack_mask; (s = perf->stack_slots[j]); j = (j + 1) & perf->stack_mask)
@@ -1369,7 +1370,7 @@ int cprof_perf_to_dist(const struct cprof_profile *profile,
 	if (cprof_by_label_key(options->by))
 		return cprof_error_set(err, "--by=%s: perf script text has no labels",
 				       cprof_by_name(options->by));
-	interned = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
+	interned = g_hash_table_new_full(cprof_str_hash, g_str_equal, free, NULL);
 	names = cprof_xcalloc(perf->num_frames ? perf->num_frames : 1, sizeof(*names));
 	for (i = 0; i < perf->num_frames; i++) {
 		char *name = frame_name(perf->frames[i], options->by), *known;

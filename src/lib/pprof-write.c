@@ -21,6 +21,7 @@
 
 #include <glib.h>
 
+#include "hash.h"
 #include "lib/profile.pb-c.h"
 #include "pprof-write.h"
 
@@ -246,14 +247,14 @@ static int write_gzip(FILE *out, const uint8_t *data, size_t len, struct cprof_e
 
 static void writer_init(struct writer *w, enum cprof_by by)
 {
-	w->string_index = g_hash_table_new(g_str_hash, g_str_equal);
+	w->string_index = g_hash_table_new(cprof_str_hash, g_str_equal);
 	w->strings = g_ptr_array_new_with_free_func(free);
-	w->frame_ids = g_hash_table_new(g_str_hash, g_str_equal);
+	w->frame_ids = g_hash_table_new(cprof_str_hash, g_str_equal);
 	w->functions = g_ptr_array_new();
 	w->locations = g_ptr_array_new();
 	w->samples = g_ptr_array_new();
 	w->places = g_array_new(FALSE, FALSE, sizeof(struct place));
-	w->mapping_index = g_hash_table_new(g_str_hash, g_str_equal);
+	w->mapping_index = g_hash_table_new(cprof_str_hash, g_str_equal);
 	w->mappings = g_ptr_array_new_with_free_func(free);
 	w->max_offsets = g_array_new(FALSE, FALSE, sizeof(uint64_t));
 	w->by = by;

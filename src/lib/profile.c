@@ -309,6 +309,7 @@ struct cprof_profile *cprof_profile_read_with(const char *name,
 		return NULL;
 	}
 	status = read_by_content(&in, profile, options, err);
+	profile->bytes = in.offset + (in.end - in.start);
 	cprof_input_close(&in);
 	if (status == 0)
 		status = check_labels(profile, options, err);

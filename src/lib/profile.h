@@ -47,6 +47,7 @@ struct cprof_perf;
  * JSON input is a distribution already. */
 struct cprof_profile {
 	const char *source;    /* the operand; not owned */
+	uint64_t bytes;        /* read from the input (before any inflating) */
 	enum cprof_format format;
 	bool has_period;
 	uint64_t period_us;

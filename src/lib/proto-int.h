@@ -9,6 +9,7 @@
 
 #include <glib.h>
 
+#include "hash.h"
 #include "profile.h"
 #include "proto-wire.h"
 #include "util.h"
@@ -126,7 +127,7 @@ struct cprof_locations {
 	size_t count;          /* the last one stands for a sample without locations */
 	struct location_out *items;
 	struct cprof_symbol *symbols;
-	GStringChunk *names;
+	struct cprof_strings *names;
 };
 
 /* The index + 1 that an index_ids table gives `id`, or 0. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
 #include "proto-int.h"
 
 /* Label i of a stack: key, str, num, num_unit (string indexes but num).
@@ -80,7 +81,7 @@ static const char *label_value(struct cprof_proto_reader *r, struct cprof_profil
 	}
 	if (buf->len == 0)
 		return NULL;
-	return g_string_chunk_insert_const(profile->locations->names, buf->str);
+	return cprof_strings_intern(profile->locations->names, buf->str);
 }
 
 const char *cprof_proto_label_key(struct cprof_proto_reader *r, struct cprof_profile *profile,
@@ -92,7 +93,7 @@ const char *cprof_proto_label_key(struct cprof_proto_reader *r, struct cprof_pro
 	if (value)
 		return value;
 	g_string_printf(buf, "[no %s]", key);
-	return g_string_chunk_insert_const(profile->locations->names, buf->str);
+	return cprof_strings_intern(profile->locations->names, buf->str);
 }
 
 void cprof_proto_add_row_labels(struct cprof_proto_reader *r, struct cprof_profile *profile,

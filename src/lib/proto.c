@@ -19,11 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define XXH_INLINE_ALL
-#include <xxhash.h>
-
 #include <glib.h>
 
+#include "hash.h"
 #include "lib/profile.pb-c.h"
 #include "proto-int.h"
 #include "proto.h"
@@ -283,7 +281,7 @@ static struct stack *find_stack(struct cprof_proto_reader *r, uint64_t at, uint6
 	if (n_labels)
 		memcpy(r->probe->data + n_location_id, r->labels.at,
 		       LABEL_WORDS * n_labels * sizeof(uint64_t));
-	r->probe->hash = XXH3_64bits(r->probe->data, stack_words(r->probe) * sizeof(uint64_t));
+	r->probe->hash = cprof_hash(r->probe->data, stack_words(r->probe) * sizeof(uint64_t));
 	stack = g_hash_table_lookup(r->stacks, r->probe);
 	if (!stack) {
 		stack = cprof_xmalloc(need);
@@ -714,7 +712,7 @@ static int check_strings(struct cprof_proto_reader *r)
 static GHashTable *index_ids(struct cprof_proto_reader *r, GArray *array, size_t size, size_t at_offset,
 			     const char *what)
 {
-	GHashTable *table = g_hash_table_new(g_int64_hash, g_int64_equal);
+	GHashTable *table = g_hash_table_new(cprof_int64_hash, g_int64_equal);
 	size_t i;
 
 	for (i = 0; i < array->len; i++) {
@@ -737,7 +735,6 @@ bad:
 	return NULL;
 }
 
-
 const struct cprof_mapping *cprof_location_get(const struct cprof_locations *locations,
 					       uint64_t index, uint64_t *address,
 					       const struct cprof_symbol **frames, size_t *count)
@@ -756,7 +753,7 @@ void cprof_locations_free(struct cprof_locations *locations)
 		return;
 	free(locations->items);
 	free(locations->symbols);
-	g_string_chunk_free(locations->names);
+	cprof_strings_free(locations->names);
 	free(locations);
 }
 
@@ -796,7 +793,7 @@ static void build_locations(struct cprof_proto_reader *r, struct cprof_profile *
 	profile->locations = out;
 	out->count = r->locations->len + 1;
 	out->items = cprof_xcalloc(out->count, sizeof(*out->items));
-	out->names = g_string_chunk_new(1 << 14);
+	out->names = cprof_strings_new();
 	for (i = 0; i < r->locations->len; i++)
 		n_symbols += g_array_index(r->locations, struct location, i).n_lines;
 	out->symbols = cprof_xcalloc(n_symbols + 1, sizeof(*out->symbols));
@@ -823,10 +820,10 @@ static void build_locations(struct cprof_proto_reader *r, struct cprof_profile *
 			f = &g_array_index(r->functions, struct function, k - 1);
 			cprof_proto_string_at(r, f->name, &len);
 			s = cprof_proto_string_dup(r, len ? f->name : f->system_name, &profile->replaced_utf8);
-			symbol->function = s[0] ? g_string_chunk_insert_const(out->names, s) : NULL;
+			symbol->function = s[0] ? cprof_strings_intern(out->names, s) : NULL;
 			free(s);
 			s = cprof_proto_string_dup(r, f->filename, &profile->replaced_utf8);
-			symbol->file = s[0] ? g_string_chunk_insert_const(out->names, s) : NULL;
+			symbol->file = s[0] ? cprof_strings_intern(out->names, s) : NULL;
 			free(s);
 			symbol->line = line->line > 0 && line->line <= INT_MAX ? (int)line->line : 0;
 			if (symbol->function || symbol->file)
@@ -976,7 +973,7 @@ static int build_stacks(struct cprof_proto_reader *r, struct cprof_profile *prof
 			out->storage[0] = empty;
 		for (j = 0; j < depth; j++)
 			out->storage[j] = indexes[from + j];
-		out->hash = XXH3_64bits(out->storage, out->depth * sizeof(uint64_t));
+		out->hash = cprof_hash(out->storage, out->depth * sizeof(uint64_t));
 		cprof_ptrs_add(&profile->stacks, out);
 		if (labels)
 			g_ptr_array_add(labels, (gpointer)cprof_proto_label_key(r, profile, s, buf));

@@ -10,6 +10,7 @@
 #include <elfutils/libdwfl.h>
 #include <glib.h>
 
+#include "hash.h"
 #include "symbolize.h"
 
 struct segment {
@@ -71,7 +72,7 @@ struct cprof_symbolizer {
 	Dwfl_Callbacks callbacks;
 	GHashTable *dsos;      /* raw path (or "\x01" + --binary) -> struct dso * */
 	const char *cache_dir; /* NULL: no cache */
-	GStringChunk *names;
+	struct cprof_strings *names;
 	GString *scratch;
 };
 

@@ -23,6 +23,7 @@
 #include <glib.h>
 
 #include "cache.h"
+#include "hash.h"
 #include "maps.h"
 #include "symbolize-int.h"
 #include "symbolize.h"
@@ -73,8 +74,8 @@ struct cprof_symbolizer *cprof_symbolizer_new(const struct cprof_symbol_options 
 	s->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
 	s->callbacks.section_address = dwfl_offline_section_address;
 	s->callbacks.debuginfo_path = &s->debuginfo_path;
-	s->dsos = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, dso_free);
-	s->names = g_string_chunk_new(1 << 16);
+	s->dsos = g_hash_table_new_full(cprof_str_hash, g_str_equal, g_free, dso_free);
+	s->names = cprof_strings_new();
 	s->scratch = g_string_sized_new(256);
 	s->cache_dir = options->cache ? cprof_cache_dir() : NULL;
 	return s;
@@ -91,7 +92,7 @@ void cprof_symbolizer_free(struct cprof_symbolizer *s)
 	while (g_hash_table_iter_next(&iter, NULL, &dso))
 		cprof_symcache_save(s, dso);
 	g_hash_table_destroy(s->dsos);
-	g_string_chunk_free(s->names);
+	cprof_strings_free(s->names);
 	g_string_free(s->scratch, TRUE);
 	g_free(s->debuginfo_path);
 	g_ptr_array_free(s->symbol_dirs, TRUE);
@@ -272,7 +273,7 @@ static void open_dso(struct cprof_symbolizer *s, struct dso *dso)
 	load_segments(dso, elf);
 	index_symbols(dso);
 	if (!dso->answers)
-		dso->answers = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, free);
+		dso->answers = g_hash_table_new_full(cprof_int64_hash, g_int64_equal, NULL, free);
 	dso->usable = true;
 }
 
@@ -348,7 +349,7 @@ static bool mapping_vaddr(const struct dso *dso, const struct cprof_mapping *map
 static const char *intern_utf8(struct cprof_symbolizer *s, const char *text)
 {
 	char *clean = cprof_utf8_sanitize(text, strlen(text), NULL);
-	const char *result = g_string_chunk_insert_const(s->names, clean);
+	const char *result = cprof_strings_intern(s->names, clean);
 
 	free(clean);
 	return result;

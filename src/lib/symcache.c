@@ -19,6 +19,7 @@
 #include <glib.h>
 
 #include "cache.h"
+#include "hash.h"
 #include "symbolize-int.h"
 #include "util.h"
 
@@ -194,7 +195,7 @@ static bool string_at(struct cprof_symbolizer *s, const char *strings, size_t le
 	if (ref > len || (ref > 1 && strings[ref - 2] != '\0') ||
 	    !g_utf8_validate(strings + ref - 1, -1, NULL))
 		return false;
-	*text = g_string_chunk_insert_const(s->names, strings + ref - 1);
+	*text = cprof_strings_intern(s->names, strings + ref - 1);
 	return true;
 }
 
@@ -263,7 +264,7 @@ static struct answer *cache_answer(struct cprof_symbolizer *s, struct reader *r,
 static GHashTable *cache_answers(struct cprof_symbolizer *s, struct reader *r,
 				 const struct cache_layout *l)
 {
-	GHashTable *answers = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, free);
+	GHashTable *answers = g_hash_table_new_full(cprof_int64_hash, g_int64_equal, NULL, free);
 	uint64_t i;
 
 	r->pos = l->frames_at;

@@ -9,6 +9,7 @@
 #include "dist.h"
 #include "folded.h"
 #include "text.h"
+#include "util.h"
 
 void cprof_text_flat(struct cprof_dist *dist, size_t top)
 {
@@ -19,9 +20,10 @@ void cprof_text_flat(struct cprof_dist *dist, size_t top)
 	cprof_dist_sort(dist);
 	if (top > 0 && top < n)
 		n = top;
-	printf("by %s%s, %" PRIu64 " %s", cprof_by_name(dist->by), dist->cum ? " (cum)" : "",
-	       dist->total, strcmp(cprof_dist_sample_type(dist), "samples/count") == 0 ?
-				    "samples" : cprof_dist_sample_type(dist));
+	printf("by %s%s, %" PRIu64 " ", cprof_by_name(dist->by), dist->cum ? " (cum)" : "",
+	       dist->total);
+	cprof_put_text(stdout, strcmp(cprof_dist_sample_type(dist), "samples/count") == 0 ?
+				       "samples" : cprof_dist_sample_type(dist));
 	if (dist->has_period)
 		printf(", period %" PRIu64 " us", dist->period_us);
 	printf("\n%12s %8s %8s  %s\n", "count", "p%", "sum%", "key");
@@ -31,10 +33,12 @@ void cprof_text_flat(struct cprof_dist *dist, size_t top)
 
 		shown += entry->count;
 		if (dist->cum)
-			printf("%12" PRIu64 " %7.2f%% %8s  %s\n", entry->count, p, "-", entry->key);
+			printf("%12" PRIu64 " %7.2f%% %8s  ", entry->count, p, "-");
 		else
-			printf("%12" PRIu64 " %7.2f%% %7.2f%%  %s\n", entry->count, p,
-			       total > 0 ? 100.0 * (double)shown / total : 0.0, entry->key);
+			printf("%12" PRIu64 " %7.2f%% %7.2f%%  ", entry->count, p,
+			       total > 0 ? 100.0 * (double)shown / total : 0.0);
+		cprof_put_text(stdout, entry->key);
+		putchar('\n');
 	}
 	if (!dist->cum && dist->total > shown)
 		printf("%12" PRIu64 " %7.2f%% %7.2f%%  (other)\n", dist->total - shown,
@@ -64,6 +68,7 @@ void cprof_folded_flat(struct cprof_dist *dist, size_t top)
 	for (i = 0; i < n; i++) {
 		const struct cprof_entry *entry = dist->entries.items[i];
 
-		printf("%s %" PRIu64 "\n", entry->key, entry->count);
+		cprof_put_escaped(stdout, entry->key, strlen(entry->key), true);
+		printf(" %" PRIu64 "\n", entry->count);
 	}
 }

@@ -36,12 +36,40 @@ static void write_stderr(const char *s)
 	(void)ignored;
 }
 
+/* Writes `s` with every byte under 0x20, DEL and byte past 0x7f as \xNN,
+ * with nothing but the stack. */
+static void write_stderr_escaped(const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)s;
+	char buf[256];
+	size_t n = 0;
+
+	for (; *p; p++) {
+		if (n + 4 > sizeof(buf)) {
+			buf[n] = '\0';
+			write_stderr(buf);
+			n = 0;
+		}
+		if (*p >= 0x20 && *p < 0x7f) {
+			buf[n++] = (char)*p;
+			continue;
+		}
+		buf[n++] = '\\';
+		buf[n++] = 'x';
+		buf[n++] = hex[*p >> 4];
+		buf[n++] = hex[*p & 15];
+	}
+	buf[n] = '\0';
+	write_stderr(buf);
+}
+
 void cprof_die_oom(void)
 {
 	write_stderr(cprof_progname);
 	write_stderr(": ");
 	if (context) {
-		write_stderr(context);
+		write_stderr_escaped(context);
 		write_stderr(": ");
 	}
 	write_stderr("out of memory\n");
@@ -135,12 +163,17 @@ int cprof_error_at(struct cprof_error *err, const char *where, const char *what)
 
 static void vwarn(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
+/* Every message is one line of text: what it names (a file, a key) is
+ * escaped as cprof_put_escaped does. */
 static void vwarn(const char *fmt, va_list ap)
 {
+	char *message = g_strdup_vprintf(fmt, ap);
+
 	fflush(stdout);
 	fprintf(stderr, "%s: ", cprof_progname);
-	vfprintf(stderr, fmt, ap);
+	cprof_put_escaped(stderr, message, strlen(message), false);
 	fputc('\n', stderr);
+	g_free(message);
 }
 
 void cprof_warn(const char *fmt, ...)
@@ -407,6 +440,113 @@ char *cprof_utf8_sanitize(const char *s, size_t len, bool *replaced)
 	}
 	*o = '\0';
 	return out;
+}
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* Where the blank before the number (digits, maybe a point and digits)
+ * that ends s[0, len) is, or len when it does not end so; the folded
+ * reader's count_start, less one. */
+static size_t blank_before_number(const char *s, size_t len)
+{
+	size_t i = len, digits_end;
+
+	while (i > 0 && g_ascii_isdigit(s[i - 1]))
+		i--;
+	digits_end = i;
+	if (i > 0 && s[i - 1] == '.') {
+		i--;
+		while (i > 0 && g_ascii_isdigit(s[i - 1]))
+			i--;
+		if (i == digits_end - 1)
+			return len;
+	} else if (i == len) {
+		return len;
+	}
+	return i > 0 && is_blank(s[i - 1]) ? i - 1 : len;
+}
+
+/* True when the backslash at s[i] starts \xNN. */
+static bool escape_at(const char *s, size_t len, size_t i)
+{
+	return len - i >= 4 && s[i] == '\\' && s[i + 1] == 'x' && g_ascii_isxdigit(s[i + 2]) &&
+	       g_ascii_isxdigit(s[i + 3]);
+}
+
+static void put_hex(FILE *out, unsigned char c)
+{
+	fprintf(out, "\\x%02x", c);
+}
+
+void cprof_put_escaped(FILE *out, const char *s, size_t len, bool folded)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, n, trailing = len, number_blank = len;
+
+	if (folded) {
+		while (trailing > 0 && is_blank(s[trailing - 1]))
+			trailing--;
+		if (trailing == len)
+			number_blank = blank_before_number(s, len);
+	}
+	while (i < len) {
+		if (p[i] < 0x20 || p[i] == 0x7f || i >= trailing || i == number_blank ||
+		    (folded && i == 0 && p[i] == '#') || escape_at(s, len, i)) {
+			put_hex(out, p[i++]);
+			continue;
+		}
+		if (p[i] < 0x80) {
+			fputc(p[i++], out);
+			continue;
+		}
+		n = utf8_sequence(p + i, len - i);
+		if (n == 0 || (n == 2 && p[i] == 0xc2 && p[i + 1] < 0xa0)) {
+			/* not UTF-8, or a C1 control: each byte */
+			for (n = n ? n : 1; n > 0; n--)
+				put_hex(out, p[i++]);
+			continue;
+		}
+		fwrite(p + i, 1, n, out);
+		i += n;
+	}
+}
+
+void cprof_put_text(FILE *out, const char *s)
+{
+	cprof_put_escaped(out, s, strlen(s), false);
+}
+
+char *cprof_escape(const char *s, bool folded)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+
+	if (!out)
+		cprof_die_oom();
+	cprof_put_escaped(out, s, strlen(s), folded);
+	if (fclose(out) != 0)
+		cprof_die_oom();
+	return text;
+}
+
+size_t cprof_unescape(char *s, size_t len)
+{
+	size_t i, o = 0;
+
+	for (i = 0; i < len; i++) {
+		if (escape_at(s, len, i)) {
+			s[o++] = (char)(g_ascii_xdigit_value(s[i + 2]) << 4 |
+					g_ascii_xdigit_value(s[i + 3]));
+			i += 3;
+			continue;
+		}
+		s[o++] = s[i];
+	}
+	return o;
 }
 
 bool cprof_blank_line(const char *line, size_t len)

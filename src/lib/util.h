@@ -107,6 +107,26 @@ void cprof_set_libraries(const char *names);
  * was. */
 char *cprof_utf8_sanitize(const char *s, size_t len, bool *replaced);
 
+/* Writes the `len` bytes at `s` to `out` as cprof's text shows a name, so
+ * that no name can forge a line or drive a terminal: each C0 control byte
+ * (tab, CR and LF among them), DEL, C1 control (U+0080 to U+009F) and
+ * byte that is not UTF-8 as \xNN, and a backslash that would read as one
+ * of those as \x5c.  With `folded`, also a leading '#', trailing blanks
+ * and the blank before a trailing number, so that the line "KEY COUNT"
+ * reads back as one count of KEY (cprof_unescape undoes it). */
+void cprof_put_escaped(FILE *out, const char *s, size_t len, bool folded);
+
+/* cprof_put_escaped of the NUL-terminated `s`, not folded. */
+void cprof_put_text(FILE *out, const char *s);
+
+/* cprof_put_escaped of the NUL-terminated `s` into a newly allocated
+ * string. */
+char *cprof_escape(const char *s, bool folded);
+
+/* Decodes each \xNN (two hex digits) of s[0, len) in place; returns the
+ * new length. */
+size_t cprof_unescape(char *s, size_t len);
+
 /* True when the `len` bytes of `line` are spaces and tabs only (or none). */
 bool cprof_blank_line(const char *line, size_t len);
 

@@ -118,27 +118,50 @@ static int name_width(const char *title, const char *name, int width)
 	return len > width ? len : width;
 }
 
+/* The names of `count` things, escaped for a table (cprof_escape). */
+static char **escaped_names(const struct named *items, int count)
+{
+	char **names = cprof_xcalloc((size_t)count + 1, sizeof(*names));
+	int i;
+
+	for (i = 0; i < count; i++)
+		names[i] = cprof_escape(items[i].name, false);
+	return names;
+}
+
+static void free_names(char **names, int count)
+{
+	int i;
+
+	for (i = 0; i < count; i++)
+		free(names[i]);
+	free(names);
+}
+
 void cprof_sched_text(const struct cprof_sched *sched)
 {
 	int pw = 0, aw = 0, i, k;
 	double objective = 0.0;
+	char **platforms, **apps;
 
 	if (sched->status != CPROF_SCHED_OPTIMAL) {
 		printf("status %s\n", cprof_sched_status_name(sched->status));
 		return;
 	}
+	platforms = escaped_names(sched->platforms, sched->num_platforms);
+	apps = escaped_names(sched->apps, sched->num_apps);
 	for (i = 0; i < sched->num_platforms; i++) {
-		pw = name_width("platform", sched->platforms[i].name, pw);
+		pw = name_width("platform", platforms[i], pw);
 		objective += platform_used(sched, i);
 	}
 	for (i = 0; i < sched->num_apps; i++)
-		aw = name_width("app", sched->apps[i].name, aw);
+		aw = name_width("app", apps[i], aw);
 	printf("status optimal, objective %.10g\n", objective);
 	printf("%-*s %14s %14s %8s\n", pw, "platform", "capacity", "used", "util%");
 	for (i = 0; i < sched->num_platforms; i++) {
 		double used = platform_used(sched, i);
 
-		printf("%-*s %14.10g %14.10g %7.2f%%\n", pw, sched->platforms[i].name,
+		printf("%-*s %14.10g %14.10g %7.2f%%\n", pw, platforms[i],
 		       sched->platforms[i].amount, used,
 		       100.0 * utilization(sched, i, used));
 	}
@@ -148,7 +171,9 @@ void cprof_sched_text(const struct cprof_sched *sched)
 			double x = sched->x[k];
 
 			if (x != 0.0)
-				printf("%-*s %-*s %14.10g\n", pw, sched->platforms[i].name, aw,
-				       sched->apps[sched->column_app[k]].name, x);
+				printf("%-*s %-*s %14.10g\n", pw, platforms[i], aw,
+				       apps[sched->column_app[k]], x);
 		}
+	free_names(platforms, sched->num_platforms);
+	free_names(apps, sched->num_apps);
 }

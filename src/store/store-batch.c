@@ -22,6 +22,7 @@
 
 #include <glib.h>
 
+#include "lib/hash.h"
 #include "native.h"
 #include "store-batch.h"
 #include "lib/util.h"
@@ -60,7 +61,7 @@ struct cprof_batch {
 	GArray *heads;         /* struct batch_head */
 	GArray *rows;          /* struct batch_row */
 	GHashTable *keys;      /* text -> struct batch_key * */
-	GStringChunk *strings; /* the heads' dimensions, each once */
+	struct cprof_strings *strings; /* the heads' dimensions, each once */
 	size_t key_bytes;
 };
 
@@ -72,8 +73,8 @@ struct cprof_batch *cprof_batch_new(size_t num_dims)
 	b->limit = BATCH_FIRST_ROWS;
 	b->heads = g_array_new(FALSE, FALSE, sizeof(struct batch_head));
 	b->rows = g_array_new(FALSE, FALSE, sizeof(struct batch_row));
-	b->keys = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, free);
-	b->strings = g_string_chunk_new(1 << 16);
+	b->keys = g_hash_table_new_full(cprof_str_hash, g_str_equal, NULL, free);
+	b->strings = cprof_strings_new();
 	return b;
 }
 
@@ -86,7 +87,7 @@ static void batch_clear(struct cprof_batch *b)
 	g_array_set_size(b->heads, 0);
 	g_array_set_size(b->rows, 0);
 	g_hash_table_remove_all(b->keys);
-	g_string_chunk_clear(b->strings);
+	cprof_strings_clear(b->strings);
 	b->key_bytes = 0;
 }
 
@@ -98,7 +99,7 @@ void cprof_batch_free(struct cprof_batch *b)
 	g_array_free(b->heads, TRUE);
 	g_array_free(b->rows, TRUE);
 	g_hash_table_destroy(b->keys);
-	g_string_chunk_free(b->strings);
+	cprof_strings_free(b->strings);
 	free(b);
 }
 
@@ -121,7 +122,7 @@ uint32_t cprof_batch_head(struct cprof_batch *b, const char *const *dims, const 
 
 	h.dims = cprof_xcalloc(b->num_dims ? b->num_dims : 1, sizeof(*h.dims));
 	for (d = 0; d < b->num_dims; d++)
-		h.dims[d] = g_string_chunk_insert_const(b->strings, dims[d]);
+		h.dims[d] = cprof_strings_intern(b->strings, dims[d]);
 	g_array_append_val(b->heads, h);
 	return b->heads->len - 1;
 }

@@ -9,6 +9,7 @@
 
 #include <glib.h>
 
+#include "lib/hash.h"
 #include "lib/load.h"
 #include "lib/rows.h"
 #include "store.h"
@@ -595,7 +596,7 @@ void cprof_store_query(const char *url, const struct cprof_store_query_spec *spe
 	GPtrArray *sorted;
 	size_t i;
 
-	query.groups = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	query.groups = g_hash_table_new_full(cprof_str_hash, g_str_equal, g_free, NULL);
 	where = where_sql(store, spec->by, spec->wheres, spec->from, spec->to);
 	for (i = 0; i < spec->wheres->len; i++)
 		joined = joined || of_profile(((struct cprof_tag *)spec->wheres->items[i])->name);
