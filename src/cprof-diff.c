@@ -40,8 +40,7 @@ static void usage(void)
 	       CPROF_LOAD_SAMPLE_INDEX_HELP
 	       "  --cum           count each key once in every sample holding it\n"
 	       "  -c, --compact   JSON on one line;  -t, --text  a table instead of JSON\n"
-	       "  --svg           an SVG chart (by stack: a differential flame graph);\n"
-	       "  --folded        KEY COUNT_A COUNT_B lines, every key\n"
+	       "  --svg           a chart (by stack: a flame graph);  --folded  KEY A B lines\n"
 	       CPROF_LOAD_SYMBOL_HELP
 	       "  -h, --help      this help;  -V, --version  the version\n",
 	       cprof_progname);

@@ -37,24 +37,21 @@ static void usage(int status)
 	FILE *out = status == EXIT_OK ? stdout : stderr;
 
 	fprintf(out,
-		"usage: %s [-chtV] [--by=KEY] [--cum] [-n N] [--folded | --pprof]\n"
-		"       [--svg [--icicle] [--min-width PX]]\n"
+		"usage: %s [-chtV] [--by=KEY] [--cum] [-n N] [--folded | --pprof | --svg]\n"
 		"       [--sample-index=N|NAME] [--no-symbolize] [--no-inline] [--no-cache]\n"
-		"       [--symbols DIR] [--binary FILE] [--tag-filter NAME=VALUE]\n"
-		"       [--sample-type TYPE/UNIT] [--period N]\n"
+		"       [--symbols DIR] [--binary FILE] [--tag-filter NAME=VALUE] [--icicle]\n"
+		"       [--sample-type TYPE/UNIT] [--period N] [--min-width PX]\n"
 		"       [--rows [--tag NAME=VALUE]... [--label NAME[=KEY]]...] [FILE ...]\n"
 		"Print the flat normalized distribution of CPU profiles as JSON.\n"
 		CPROF_LOAD_BY_HELP
 		CPROF_LOAD_SAMPLE_INDEX_HELP
 		"  --cum           count each key once in every sample holding it\n"
 		"  -n, --top N     keep the first N entries\n"
-		"  -c, --compact   JSON on one line\n"
-		"  -t, --text      an aligned table instead of JSON\n"
+		"  -c, --compact   JSON on one line;  -t, --text  an aligned table instead\n"
 		"      --folded    KEY COUNT lines instead of JSON\n"
 		"      --pprof     gzip-compressed profile.proto instead (never to a terminal)\n"
-		"      --svg       a flame graph of the stacks (SVG with search and zoom);\n"
-		"                  --icicle: the root at the top; --min-width PX: frames\n"
-		"                  narrower merged (default 0.1)\n"
+		"      --svg       a flame graph (search, zoom); --icicle  the root on top;\n"
+		"                  --min-width PX  narrower frames merged (default 0.1)\n"
 		"      --rows      JSON Lines, one row per key of each input, not merged;\n"
 		"                  --tag NAME=VALUE adds a field to every row, --label\n"
 		"                  NAME[=KEY] the value of a profile.proto label\n"

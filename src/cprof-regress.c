@@ -32,11 +32,9 @@ static void usage(void)
 	printf("usage: %s [-chqV] [--rule test|distance] [--alpha A] [--min-effect E]\n"
 	       "       [--factor F] [--margin M] [-k N] [--keys union|a] [--by=KEY] [--cum]\n"
 	       "       [--sample-index=N|NAME] [--no-symbolize] [--no-inline] [--symbols DIR]\n"
-	       "       [--binary FILE] [--no-cache] [--tag-filter NAME=VALUE]\n"
-	       "       [--sample-type TYPE/UNIT] [--period N] [--svg] [--html FILE]\n"
-	       "       BASELINE_DIR CANDIDATE\n"
-	       "Fail (exit 1) when CANDIDATE differs from the merged profiles of BASELINE_DIR\n"
-	       "by more than their own noise explains.\n"
+	       "       [--binary FILE] [--no-cache] [--tag-filter NAME=VALUE] [--svg]\n"
+	       "       [--sample-type T/U] [--period N] [--html FILE] BASELINE_DIR CANDIDATE\n"
+	       "Fail (exit 1) when CANDIDATE differs from BASELINE_DIR's profiles beyond noise.\n"
 	       "  --rule R        test (the default: per-key tests with the dispersion of the\n"
 	       "                  baselines) or distance (FACTOR x noise + MARGIN)\n"
 	       CPROF_SIGNIF_HELP
@@ -47,8 +45,7 @@ static void usage(void)
 	       CPROF_LOAD_SAMPLE_INDEX_HELP
 	       "  --cum           count each key once in every sample holding it\n"
 	       "  -c, --compact   JSON on one line;  -q, --quiet  no report on standard error\n"
-	       "  --svg           the differential flame graph instead of JSON\n"
-	       "  --html FILE     write a page for people (verdict, keys, flame graph) to FILE\n"
+	       "  --svg           the flame graph, not JSON;  --html FILE  a page, to FILE\n"
 	       CPROF_LOAD_SYMBOL_HELP
 	       "  -h, --help      this help;  -V, --version  the version\n",
 	       cprof_progname);
@@ -349,39 +346,50 @@ static json_t *check_json(const struct check *c, const struct settings *settings
 }
 
 /* The baselines merged and the candidate keyed by stack, for a flame
- * graph: the check's own when it is keyed so, else read again. */
-static void read_stacks(const struct check *c, struct cprof_loader *loader,
-			struct cprof_dist **base, struct cprof_dist **cand)
+ * graph: the check's own when it is keyed so, else read again.  Returns
+ * the input that holds no stacks (a flat JSON), `err` saying why, or
+ * NULL. */
+static const char *read_stacks(const struct check *c, struct cprof_loader *loader,
+			       struct cprof_dist **base, struct cprof_dist **cand,
+			       struct cprof_error *err)
 {
 	size_t i;
 
+	*base = *cand = NULL;
 	if (c->base.merged->by == CPROF_BY_STACK && !c->base.merged->cum) {
 		*base = c->base.merged;
 		*cand = c->dist;
-		return;
+		return NULL;
 	}
 	loader->key.by = CPROF_BY_STACK;
 	loader->key.cum = false;
-	*base = *cand = NULL;
 	for (i = 0; i < c->base.count; i++)
-		cprof_loader_read(loader, c->base.names[i], base);
-	cprof_loader_read(loader, c->candidate, cand);
+		if (cprof_loader_try_read(loader, c->base.names[i], base, err) < 0)
+			return c->base.names[i];
+	if (cprof_loader_try_read(loader, c->candidate, cand, err) < 0)
+		return c->candidate;
+	return NULL;
 }
 
 /* Draws the check: its flame graph on standard output (--svg), its page
- * in a file (--html). */
+ * in a file (--html, without a flame graph when the inputs hold no
+ * stacks). */
 static void draw(const struct check *c, struct cprof_loader *loader,
 		 const struct settings *settings)
 {
+	struct cprof_error err = { { 0 }, 0 };
 	struct cprof_dist *base, *cand;
 	const struct cprof_judgement *j = c->judgement;
 	struct cprof_page page = { c->dir, c->candidate, settings->rule == RULE_DISTANCE,
 				   c->different, c->noise, c->threshold, c->base.count,
 				   c->base.names, c->base.dists, c->base.merged, c->dist, c->diff,
 				   j, NULL, NULL };
+	const char *flat = read_stacks(c, loader, &base, &cand, &err);
+	bool stacks = flat == NULL;
 	FILE *out;
 
-	read_stacks(c, loader, &base, &cand);
+	if (settings->svg && !stacks)
+		cprof_die("--svg: %s: %s: no stacks to draw", flat, err.text);
 	if (settings->svg) {
 		struct cprof_flame_svg how = { c->candidate, "samples", CPROF_FLAME_MIN_WIDTH,
 					       false, false };
@@ -393,8 +401,8 @@ static void draw(const struct check *c, struct cprof_loader *loader,
 		cprof_flame_free(flame);
 	}
 	if (settings->html) {
-		page.stack_base = base;
-		page.stack_cand = cand;
+		page.stack_base = stacks ? base : NULL;
+		page.stack_cand = stacks ? cand : NULL;
 		out = fopen(settings->html, "w");
 		if (!out)
 			cprof_die("%s: cannot write: %s", settings->html, strerror(errno));

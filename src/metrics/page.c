@@ -208,7 +208,7 @@ static void put_flame(FILE *out, const struct cprof_page *page)
 
 	fputs("<h2>Differential flame graph</h2>\n", out);
 	if (!page->stack_base) {
-		fputs("<p>None: the profiles hold no stacks.</p>\n", out);
+		fputs("<p>None: the inputs hold no stacks (a flat JSON keeps only its keys).</p>\n", out);
 		return;
 	}
 	fputs("<p>Hover a frame for its figures, click to zoom, search by regular expression.</p>\n",
