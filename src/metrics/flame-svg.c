@@ -184,7 +184,7 @@ static void diff_fill(char *fill, size_t size, const struct drawing *d,
 
 	if (d->flame->tested && f->significant) {
 		t = d->max_delta > 0 ? fmin(1.0, fabs(f->delta) / d->max_delta) : 1.0;
-		snprintf(fill, size, "hsl(%d,80%%,%.0f%%)", hue, 74.0 - 32.0 * t);
+		snprintf(fill, size, "hsl(%d,80%%,%.0f%%)", hue, 78.0 - 26.0 * t);
 	} else if (d->flame->tested || f->depth == 0 || f->delta == 0) {
 		snprintf(fill, size, "hsl(0,0%%,%d%%)", f->depth % 2 ? 80 : 84);
 	} else {
@@ -269,10 +269,13 @@ static char *subtitle(const struct drawing *d)
 	const struct cprof_flame *f = d->flame;
 	const char *unit = d->how->unit;
 
+	if (!f->diff && f->narrow == 0)
+		return g_strdup_printf("by stack, %" PRIu64 " %s, %zu frames", f->total, unit,
+				       f->count);
 	if (!f->diff)
-		return g_strdup_printf("by stack, %" PRIu64 " %s, %zu frames; the %zu narrower than "
-				       "%g px merged", f->total, unit, f->count, f->narrow,
-				       d->how->min_width);
+		return g_strdup_printf("by stack, %" PRIu64 " %s, %zu frames; %zu more, narrower "
+				       "than %g px, merged or left out", f->total, unit, f->count,
+				       f->narrow, d->how->min_width);
 	if (!f->tested)
 		return g_strdup_printf("widths: B, %" PRIu64 " %s; colour: each frame's change of "
 				       "share from A (%" PRIu64 " %s), untested", f->total, unit,
