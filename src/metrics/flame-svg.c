@@ -381,8 +381,13 @@ void cprof_flame_svg(FILE *out, const struct cprof_flame *flame, const struct cp
 	      ".control { fill: #1a4f9c; text-decoration: underline; }</style>\n", out);
 	fputs(patterns, out);
 	put_head(out, &d);
+	/* In one group: Chromium looks through the root's children at each
+	 * <title> inserted, and 16,000 frames beside them took 25 s to open
+	 * rather than 4. */
+	fputs("<g class=\"frames\">\n", out);
 	for (i = 0; i < flame->count; i++)
 		put_frame(out, &d, &flame->frames[i]);
+	fputs("</g>\n", out);
 	if (flame->diff)
 		put_legend(out, &d);
 	fprintf(out, "<script type=\"text/ecmascript\"><![CDATA[\n%s]]></script>\n</svg>\n", script);
