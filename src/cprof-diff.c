@@ -16,6 +16,8 @@
 #include "metrics/judge.h"
 #include "metrics/options.h"
 #include "metrics/stats.h"
+#include "metrics/flame-svg.h"
+#include "metrics/flame.h"
 #include "metrics/svg.h"
 
 enum { OPT_FAIL_ABOVE = 512, OPT_FAIL_DIFFERENT, OPT_FOLDED, OPT_SVG };
@@ -38,7 +40,7 @@ static void usage(void)
 	       CPROF_LOAD_SAMPLE_INDEX_HELP
 	       "  --cum           count each key once in every sample holding it\n"
 	       "  -c, --compact   JSON on one line;  -t, --text  a table instead of JSON\n"
-	       "  --svg           an SVG chart;  --folded  KEY COUNT_A COUNT_B lines, every key\n"
+	       "  --svg           a chart (by stack: a flame graph);  --folded  KEY A B lines\n"
 	       CPROF_LOAD_SYMBOL_HELP
 	       "  -h, --help      this help;  -V, --version  the version\n",
 	       cprof_progname);
@@ -243,6 +245,33 @@ static void print_svg(const char *const sources[2], const struct cprof_dist *a,
 	free(bars);
 }
 
+/* Draws the differential flame graph of two profiles by stack
+ * (flame-svg.c), its frames tested under the judgement's options. */
+static void print_flame(const char *const sources[2], const struct cprof_dist *a,
+			const struct cprof_dist *b, const struct cprof_judgement *j)
+{
+	const char *type = cprof_dist_sample_type(b), *unit = strrchr(type, '/');
+	struct cprof_flame_svg how = { NULL, "samples", CPROF_FLAME_MIN_WIDTH, false, false };
+	struct cprof_flame *flame;
+	char *title = NULL;
+	size_t size = 0;
+	FILE *mem = open_memstream(&title, &size);
+
+	if (!mem)
+		cprof_die_oom();
+	fprintf(mem, "cprof-diff: A: %s vs B: %s", sources[0], sources[1]);
+	if (fclose(mem) != 0)
+		cprof_die_oom();
+	if (strcmp(type, "samples/count") != 0 && unit)
+		how.unit = unit + 1;
+	how.title = title;
+	flame = cprof_flame_diff(a, b, how.min_width / CPROF_FLAME_CHART,
+				 j->signif ? &j->options : NULL);
+	cprof_flame_svg(stdout, flame, &how);
+	cprof_flame_free(flame);
+	free(title);
+}
+
 /* What the program compares and prints, from its options. */
 struct output {
 	struct cprof_signif_options signif;
@@ -397,6 +426,8 @@ static int compare(const char *const sources[2], struct cprof_dist *a, struct cp
 	cprof_warnings_print(&judgement->warnings);
 	if (out->text)
 		print_text(sources, a, b, out->k, out->keys, diff, entropy_a, entropy_b, judgement);
+	else if (out->svg && a->by == CPROF_BY_STACK && !a->cum)
+		print_flame(sources, a, b, judgement);
 	else if (out->svg)
 		print_svg(sources, a, b, out->k, out->keys, diff, judgement);
 	else if (out->folded)

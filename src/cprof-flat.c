@@ -2,7 +2,9 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "lib/json.h"
@@ -10,16 +12,21 @@
 #include "lib/pprof-write.h"
 #include "lib/rows.h"
 #include "lib/text.h"
+#include "metrics/flame-svg.h"
+#include "metrics/flame.h"
+#include "metrics/stats.h"
 
-enum { OPT_FOLDED = 512, OPT_PPROF, OPT_ROWS, OPT_TAG, OPT_LABEL };
+enum { OPT_FOLDED = 512, OPT_PPROF, OPT_ROWS, OPT_TAG, OPT_LABEL, OPT_SVG, OPT_ICICLE,
+       OPT_MIN_WIDTH };
 
 /* Fields of every row, never tags. */
 static const char *const row_fields[] = { "profile", "by", "key", "count", NULL };
 
 /* What the program prints, from its options. */
 struct output {
-	bool compact, text, folded, pprof, rows;
+	bool compact, text, folded, pprof, rows, svg, icicle;
 	uint64_t top;
+	double min_width;              /* --min-width, pixels; < 0: not given */
 	struct cprof_ptrs tags;        /* --tag: struct cprof_tag * */
 	struct cprof_ptrs labels;      /* --label: struct cprof_tag *, FIELD=KEY */
 	struct cprof_ptrs label_keys;  /* their KEYs, borrowed */
@@ -30,20 +37,21 @@ static void usage(int status)
 	FILE *out = status == EXIT_OK ? stdout : stderr;
 
 	fprintf(out,
-		"usage: %s [-chtV] [--by=KEY] [--cum] [-n N] [--folded | --pprof]\n"
+		"usage: %s [-chtV] [--by=KEY] [--cum] [-n N] [--folded | --pprof | --svg]\n"
 		"       [--sample-index=N|NAME] [--no-symbolize] [--no-inline] [--no-cache]\n"
-		"       [--symbols DIR] [--binary FILE] [--tag-filter NAME=VALUE]\n"
-		"       [--sample-type TYPE/UNIT] [--period N]\n"
+		"       [--symbols DIR] [--binary FILE] [--tag-filter NAME=VALUE] [--icicle]\n"
+		"       [--sample-type TYPE/UNIT] [--period N] [--min-width PX]\n"
 		"       [--rows [--tag NAME=VALUE]... [--label NAME[=KEY]]...] [FILE ...]\n"
 		"Print the flat normalized distribution of CPU profiles as JSON.\n"
 		CPROF_LOAD_BY_HELP
 		CPROF_LOAD_SAMPLE_INDEX_HELP
 		"  --cum           count each key once in every sample holding it\n"
 		"  -n, --top N     keep the first N entries\n"
-		"  -c, --compact   JSON on one line\n"
-		"  -t, --text      an aligned table instead of JSON\n"
+		"  -c, --compact   JSON on one line;  -t, --text  an aligned table instead\n"
 		"      --folded    KEY COUNT lines instead of JSON\n"
 		"      --pprof     gzip-compressed profile.proto instead (never to a terminal)\n"
+		"      --svg       a flame graph (search, zoom); --icicle  the root on top;\n"
+		"                  --min-width PX  narrower frames merged (default 0.1)\n"
 		"      --rows      JSON Lines, one row per key of each input, not merged;\n"
 		"                  --tag NAME=VALUE adds a field to every row, --label\n"
 		"                  NAME[=KEY] the value of a profile.proto label\n"
@@ -61,10 +69,13 @@ static int parse_options(int argc, char **argv, struct cprof_loader *loader, str
 		CPROF_LOAD_CUM_OPTION,
 		CPROF_OUTPUT_LONG_OPTIONS,
 		{ "folded", no_argument, NULL, OPT_FOLDED },
+		{ "min-width", required_argument, NULL, OPT_MIN_WIDTH },
 		{ "pprof", no_argument, NULL, OPT_PPROF },
 		{ "help", no_argument, NULL, 'h' },
+		{ "icicle", no_argument, NULL, OPT_ICICLE },
 		{ "label", required_argument, NULL, OPT_LABEL },
 		{ "rows", no_argument, NULL, OPT_ROWS },
+		{ "svg", no_argument, NULL, OPT_SVG },
 		{ "tag", required_argument, NULL, OPT_TAG },
 		{ "top", required_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
@@ -94,6 +105,17 @@ static int parse_options(int argc, char **argv, struct cprof_loader *loader, str
 		case OPT_ROWS:
 			out->rows = true;
 			break;
+		case OPT_SVG:
+			out->svg = true;
+			break;
+		case OPT_ICICLE:
+			out->icicle = true;
+			break;
+		case OPT_MIN_WIDTH:
+			out->min_width = cprof_option_double("--min-width", optarg);
+			if (!(out->min_width >= 0))
+				cprof_die("--min-width: must not be negative: '%s'", optarg);
+			break;
 		case OPT_TAG:
 			cprof_tag_parse(&out->tags, "--tag", optarg, row_fields);
 			break;
@@ -105,6 +127,61 @@ static int parse_options(int argc, char **argv, struct cprof_loader *loader, str
 		}
 	}
 	return optind;
+}
+
+/* Dies on the options --svg does not take; keys it by stack. */
+static void check_svg(struct output *out, struct cprof_loader *loader)
+{
+	if ((out->icicle || out->min_width >= 0) && !out->svg)
+		cprof_die("--%s: only with --svg", out->icicle ? "icicle" : "min-width");
+	if (!out->svg)
+		return;
+	if (out->text || out->folded || out->compact || out->pprof || out->rows || out->top)
+		cprof_die("--svg excludes --text, --folded, --compact, --pprof, --rows and --top");
+	if (loader->key.cum)
+		cprof_die("--svg: a flame graph counts each sample once; --cum does not apply");
+	if (loader->key.by_given && loader->key.by != CPROF_BY_STACK)
+		cprof_die("--svg draws stacks: --by=%s does not apply (--by=stack is the default)",
+			  cprof_by_name(loader->key.by));
+	loader->key.by = CPROF_BY_STACK;
+	if (out->min_width < 0)
+		out->min_width = CPROF_FLAME_MIN_WIDTH;
+}
+
+/* The unit a count of `dist` is in, as a flame graph says it. */
+static const char *count_unit(const struct cprof_dist *dist)
+{
+	const char *type = cprof_dist_sample_type(dist), *unit = strrchr(type, '/');
+
+	return strcmp(type, "samples/count") == 0 || !unit ? "samples" : unit + 1;
+}
+
+/* Draws `dist` as a flame graph (flame-svg.c). */
+static void print_svg(const struct cprof_dist *dist, const struct output *out)
+{
+	struct cprof_flame_svg how = { NULL, count_unit(dist), out->min_width, out->icicle, false };
+	struct cprof_flame *flame;
+	char *title = NULL;
+	size_t size = 0, i;
+	FILE *mem = open_memstream(&title, &size);
+
+	if (dist->by != CPROF_BY_STACK)
+		cprof_die("%s: keyed by %s: --svg draws stacks", (const char *)dist->sources.items[0],
+			  cprof_by_name(dist->by));
+	if (!mem)
+		cprof_die_oom();
+	fputs("cprof-flat:", mem);
+	for (i = 0; i < dist->sources.len && i < 4; i++)
+		fprintf(mem, " %s", (const char *)dist->sources.items[i]);
+	if (dist->sources.len > 4)
+		fprintf(mem, " and %zu more", dist->sources.len - 4);
+	if (fclose(mem) != 0)
+		cprof_die_oom();
+	how.title = title;
+	flame = cprof_flame_build(dist, out->min_width / CPROF_FLAME_CHART);
+	cprof_flame_svg(stdout, flame, &how);
+	cprof_flame_free(flame);
+	free(title);
 }
 
 /* Dies on output options that exclude each other. */
@@ -171,6 +248,8 @@ static void print_flat(struct cprof_loader *loader, const char *const *inputs, i
 
 		if (cprof_pprof_write(stdout, dist, &err) < 0)
 			cprof_die("%s", err.text);
+	} else if (out->svg) {
+		print_svg(dist, out);
 	} else if (out->text) {
 		cprof_text_flat(dist, (size_t)out->top);
 	} else if (out->folded) {
@@ -185,14 +264,15 @@ int main(int argc, char **argv)
 {
 	static const char *const stdin_only[] = { "-" };
 	struct cprof_loader loader;
-	struct output out = { 0 };
+	struct output out = { .min_width = -1 };
 	const char *const *inputs;
 	int count, first;
 
 	cprof_set_progname(argv[0]);
-	cprof_set_libraries(CPROF_READ_LIBRARIES);
+	cprof_set_libraries(CPROF_READ_LIBRARIES " " CPROF_METRICS_LIBRARIES);
 	cprof_loader_init(&loader);
 	first = parse_options(argc, argv, &loader, &out);
+	check_svg(&out, &loader);
 	check_output(&out, &loader);
 	inputs = first < argc ? (const char *const *)argv + first : stdin_only;
 	count = first < argc ? argc - first : 1;

@@ -17,10 +17,13 @@
 #include "lib/load.h"
 #include "metrics/json-metrics.h"
 #include "metrics/judge.h"
+#include "metrics/flame-svg.h"
+#include "metrics/flame.h"
 #include "metrics/options.h"
+#include "metrics/page.h"
 #include "metrics/stats.h"
 
-enum { OPT_FACTOR = 512, OPT_MARGIN, OPT_RULE };
+enum { OPT_FACTOR = 512, OPT_MARGIN, OPT_RULE, OPT_SVG, OPT_HTML };
 
 enum rule { RULE_TEST, RULE_DISTANCE };
 
@@ -29,10 +32,9 @@ static void usage(void)
 	printf("usage: %s [-chqV] [--rule test|distance] [--alpha A] [--min-effect E]\n"
 	       "       [--factor F] [--margin M] [-k N] [--keys union|a] [--by=KEY] [--cum]\n"
 	       "       [--sample-index=N|NAME] [--no-symbolize] [--no-inline] [--symbols DIR]\n"
-	       "       [--binary FILE] [--no-cache] [--tag-filter NAME=VALUE]\n"
-	       "       [--sample-type TYPE/UNIT] [--period N] BASELINE_DIR CANDIDATE\n"
-	       "Fail (exit 1) when CANDIDATE differs from the merged profiles of BASELINE_DIR\n"
-	       "by more than their own noise explains.\n"
+	       "       [--binary FILE] [--no-cache] [--tag-filter NAME=VALUE] [--svg]\n"
+	       "       [--sample-type T/U] [--period N] [--html FILE] BASELINE_DIR CANDIDATE\n"
+	       "Fail (exit 1) when CANDIDATE differs from BASELINE_DIR's profiles beyond noise.\n"
 	       "  --rule R        test (the default: per-key tests with the dispersion of the\n"
 	       "                  baselines) or distance (FACTOR x noise + MARGIN)\n"
 	       CPROF_SIGNIF_HELP
@@ -43,6 +45,7 @@ static void usage(void)
 	       CPROF_LOAD_SAMPLE_INDEX_HELP
 	       "  --cum           count each key once in every sample holding it\n"
 	       "  -c, --compact   JSON on one line;  -q, --quiet  no report on standard error\n"
+	       "  --svg           the flame graph, not JSON;  --html FILE  a page, to FILE\n"
 	       CPROF_LOAD_SYMBOL_HELP
 	       "  -h, --help      this help;  -V, --version  the version\n",
 	       cprof_progname);
@@ -59,6 +62,8 @@ struct settings {
 	enum cprof_keys keys;
 	bool compact;
 	bool quiet;
+	bool svg;              /* --svg: the flame graph on standard output */
+	const char *html;      /* --html FILE */
 };
 
 /* The baselines: their names and distributions, and their merge. */
@@ -343,6 +348,77 @@ static json_t *check_json(const struct check *c, const struct settings *settings
 	return root;
 }
 
+/* The baselines merged and the candidate keyed by stack, for a flame
+ * graph: the check's own when it is keyed so, else read again.  Returns
+ * the input that holds no stacks (a flat JSON), `err` saying why, or
+ * NULL. */
+static const char *read_stacks(const struct check *c, struct cprof_loader *loader,
+			       struct cprof_dist **base, struct cprof_dist **cand,
+			       struct cprof_error *err)
+{
+	size_t i;
+
+	*base = *cand = NULL;
+	if (c->base.merged->by == CPROF_BY_STACK && !c->base.merged->cum) {
+		*base = c->base.merged;
+		*cand = c->dist;
+		return NULL;
+	}
+	loader->key.by = CPROF_BY_STACK;
+	loader->key.cum = false;
+	for (i = 0; i < c->base.count; i++)
+		if (cprof_loader_try_read(loader, c->base.names[i], base, err) < 0)
+			return c->base.names[i];
+	if (cprof_loader_try_read(loader, c->candidate, cand, err) < 0)
+		return c->candidate;
+	return NULL;
+}
+
+/* Draws the check: its flame graph on standard output (--svg), its page
+ * in a file (--html, without a flame graph when the inputs hold no
+ * stacks). */
+static void draw(const struct check *c, struct cprof_loader *loader,
+		 const struct settings *settings)
+{
+	struct cprof_error err = { { 0 }, 0 };
+	struct cprof_dist *base, *cand;
+	const struct cprof_judgement *j = c->judgement;
+	struct cprof_page page = { c->dir, c->candidate, settings->rule == RULE_DISTANCE,
+				   c->different, c->noise, c->threshold, c->base.count,
+				   c->base.names, c->base.dists, c->base.merged, c->dist, c->diff,
+				   j, NULL, NULL };
+	const char *flat = read_stacks(c, loader, &base, &cand, &err);
+	bool stacks = flat == NULL;
+	FILE *out;
+
+	if (settings->svg && !stacks)
+		cprof_die("--svg: %s: %s: no stacks to draw", flat, err.text);
+	if (settings->svg) {
+		struct cprof_flame_svg how = { c->candidate, "samples", CPROF_FLAME_MIN_WIDTH,
+					       false, false };
+		struct cprof_flame *flame = cprof_flame_diff(base, cand,
+							     how.min_width / CPROF_FLAME_CHART,
+							     j->signif ? &j->options : NULL);
+
+		cprof_flame_svg(stdout, flame, &how);
+		cprof_flame_free(flame);
+	}
+	if (settings->html) {
+		page.stack_base = stacks ? base : NULL;
+		page.stack_cand = stacks ? cand : NULL;
+		out = fopen(settings->html, "w");
+		if (!out)
+			cprof_die("%s: cannot write: %s", settings->html, strerror(errno));
+		cprof_page_regress(out, &page);
+		if (fclose(out) != 0)
+			cprof_die("%s: cannot write: %s", settings->html, strerror(errno));
+	}
+	if (base != c->base.merged) {
+		cprof_dist_free(base);
+		cprof_dist_free(cand);
+	}
+}
+
 static double non_negative(const char *option, const char *arg)
 {
 	double value = cprof_option_double(option, arg);
@@ -365,6 +441,12 @@ static bool own_option(int opt, const char *arg, struct settings *settings)
 	case OPT_MARGIN:
 		settings->margin = non_negative("--margin", arg);
 		return true;
+	case OPT_SVG:
+		settings->svg = true;
+		return true;
+	case OPT_HTML:
+		settings->html = arg;
+		return true;
 	case OPT_RULE:
 		if (strcmp(arg, "test") != 0 && strcmp(arg, "distance") != 0)
 			cprof_die("--rule: must be test or distance, not '%s'", arg);
@@ -384,14 +466,16 @@ int main(int argc, char **argv)
 		CPROF_SIGNIF_LONG_OPTIONS,
 		{ "factor", required_argument, NULL, OPT_FACTOR },
 		{ "help", no_argument, NULL, 'h' },
+		{ "html", required_argument, NULL, OPT_HTML },
 		CPROF_COMPARE_LONG_OPTIONS,
 		{ "margin", required_argument, NULL, OPT_MARGIN },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "rule", required_argument, NULL, OPT_RULE },
+		{ "svg", no_argument, NULL, OPT_SVG },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct settings settings = { RULE_TEST, CPROF_SIGNIF_DEFAULTS, 2.0, 0.02, 10,
-				     CPROF_KEYS_UNION, false, false };
+				     CPROF_KEYS_UNION, false, false, false, NULL };
 	struct cprof_loader loader;
 	struct check check;
 	bool text = false;
@@ -422,8 +506,13 @@ int main(int argc, char **argv)
 			  argc, argc == 1 ? "" : "s");
 	check.dir = argv[0];
 	check.candidate = argv[1];
+	if (settings.svg && settings.compact)
+		cprof_die("--svg and --compact exclude each other (see --help)");
 	run_check(&check, &loader, &settings);
-	cprof_json_print(check_json(&check, &settings), settings.compact);
+	if (settings.svg || settings.html)
+		draw(&check, &loader, &settings);
+	if (!settings.svg)
+		cprof_json_print(check_json(&check, &settings), settings.compact);
 	if (!settings.quiet) {
 		cprof_warnings_print(&check.judgement->warnings);
 		report(&check, &settings);

@@ -180,6 +180,26 @@ static void key_profile(struct cprof_loader *loader, const char *name,
 		cprof_die_input(name, &err);
 }
 
+int cprof_loader_try_read(struct cprof_loader *loader, const char *name,
+			  struct cprof_dist **dist, struct cprof_error *err)
+{
+	const char *type;
+	struct cprof_profile *profile = read_profile(loader, name, &type);
+	int status = 0;
+
+	if (!*dist)
+		*dist = cprof_dist_new(loader->key.by, loader->key.cum);
+	if (cprof_profile_to_dist(profile, &loader->key, *dist, err) < 0) {
+		status = -1;
+	} else {
+		cprof_dist_note_input(*dist, name, profile->has_period, profile->period_us);
+		if (cprof_dist_note_sample_type(*dist, type, err) < 0)
+			status = -1;
+	}
+	cprof_profile_free(profile);
+	return status;
+}
+
 void cprof_loader_read(struct cprof_loader *loader, const char *name, struct cprof_dist **dist)
 {
 	const char *type;

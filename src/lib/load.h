@@ -77,6 +77,13 @@ bool cprof_loader_option(struct cprof_loader *loader, int opt, const char *arg);
  * that of the inputs read before it. */
 void cprof_loader_read(struct cprof_loader *loader, const char *name, struct cprof_dist **dist);
 
+/* Reads `name` as cprof_loader_read does, dying on what it cannot read,
+ * but returns -1 with `err` set when the profile cannot be keyed as the
+ * loader asks (a flat JSON keyed otherwise); *dist then holds part of it
+ * at most, to be freed.  Returns 0 when it is added. */
+int cprof_loader_try_read(struct cprof_loader *loader, const char *name,
+			  struct cprof_dist **dist, struct cprof_error *err);
+
 /* One part of a profile read for rows: the samples that carry the same
  * values of the --label names (loader->read.row_labels). */
 struct cprof_part {

@@ -11,9 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <glib.h>
-
 #include "svg.h"
+#include "xml.h"
 #include "lib/util.h"
 
 enum {
@@ -41,173 +40,16 @@ enum {
 #define LOSS_PALE "#a9c9e8"
 #define INK "#222222"
 
-/* A string as code points, each invalid UTF-8 byte and each character XML
- * cannot hold (or that would not show: controls) replaced by U+FFFD. */
-struct text {
-	uint32_t *cp;
-	size_t len;
-};
-
-/* Decodes one UTF-8 sequence at p (avail bytes) with GLib; its length,
- * or 0 when it is not a valid one (overlong, a surrogate, past U+10FFFF,
- * cut short). */
-static size_t decode_one(const unsigned char *p, size_t avail, uint32_t *out)
-{
-	gunichar c = g_utf8_get_char_validated((const char *)p, (gssize)avail);
-
-	if (c == (gunichar)-1 || c == (gunichar)-2)
-		return 0;
-	*out = c;
-	return (size_t)g_utf8_skip[p[0]];
-}
-
-/* Whether a character may stand in a name as it is: XML 1.0 holds it, and
- * it is no control character (a tab or a newline would break the line). */
-static bool shown(uint32_t c)
-{
-	return c >= 0x20 && !(c >= 0x7f && c <= 0x9f) && c != 0xfffe && c != 0xffff;
-}
-
-static void text_decode(const char *s, struct text *t)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t len = strlen(s), i = 0, n;
-	uint32_t c;
-
-	t->cp = cprof_xcalloc(len + 1, sizeof(*t->cp));
-	t->len = 0;
-	while (i < len) {
-		n = decode_one(p + i, len - i, &c);
-		if (n == 0) {
-			c = 0xfffd;
-			n = 1;
-		}
-		t->cp[t->len++] = shown(c) ? c : 0xfffd;
-		i += n;
-	}
-}
-
-/* The columns a character takes in a monospace font. */
-static size_t columns_of(uint32_t c)
-{
-	if ((c >= 0x300 && c <= 0x36f) || (c >= 0x200b && c <= 0x200f))
-		return 0;
-	if ((c >= 0x1100 && c <= 0x115f) || (c >= 0x2e80 && c <= 0xa4cf && c != 0x303f) ||
-	    (c >= 0xac00 && c <= 0xd7a3) || (c >= 0xf900 && c <= 0xfaff) ||
-	    (c >= 0xfe30 && c <= 0xfe4f) || (c >= 0xff00 && c <= 0xff60) ||
-	    (c >= 0xffe0 && c <= 0xffe6) || (c >= 0x1f300 && c <= 0x1f64f) ||
-	    (c >= 0x1f900 && c <= 0x1f9ff) || (c >= 0x20000 && c <= 0x3fffd))
-		return 2;
-	return 1;
-}
-
-static size_t text_columns(const uint32_t *cp, size_t len)
-{
-	size_t i, sum = 0;
-
-	for (i = 0; i < len; i++)
-		sum += columns_of(cp[i]);
-	return sum;
-}
-
-/* The columns of a UTF-8 string as it will be drawn. */
-static size_t columns(const char *s)
-{
-	struct text t;
-	size_t n;
-
-	text_decode(s, &t);
-	n = text_columns(t.cp, t.len);
-	free(t.cp);
-	return n;
-}
-
-/* Writes one character as UTF-8, unescaped. */
-static void put_utf8(FILE *out, uint32_t c)
-{
-	char bytes[6];
-
-	fwrite(bytes, 1, (size_t)g_unichar_to_utf8(c, bytes), out);
-}
-
-/* Writes one character escaped for XML text and attribute values. */
-static void put_char(FILE *out, uint32_t c)
-{
-	switch (c) {
-	case '&':
-		fputs("&amp;", out);
-		break;
-	case '<':
-		fputs("&lt;", out);
-		break;
-	case '>':
-		fputs("&gt;", out);
-		break;
-	case '"':
-		fputs("&quot;", out);
-		break;
-	case '\'':
-		fputs("&apos;", out);
-		break;
-	default:
-		put_utf8(out, c);
-	}
-}
-
-static void put_chars(FILE *out, const uint32_t *cp, size_t len, bool escape)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		(escape ? put_char : put_utf8)(out, cp[i]);
-}
-
-/* Writes `s` escaped, as text or an attribute value. */
-static void put_escaped(FILE *out, const char *s)
-{
-	struct text t;
-
-	text_decode(s, &t);
-	put_chars(out, t.cp, t.len, true);
-	free(t.cp);
-}
-
-#define ELLIPSIS 0x2026
-
-/* Writes `s` cut to `max` columns with an ellipsis where it is cut: its
- * end kept when `keep_end`, else its start; escaped when `escape`. */
-static void fit(FILE *out, const char *s, size_t max, bool keep_end, bool escape)
-{
-	struct text t;
-	size_t used = 0, i;
-
-	text_decode(s, &t);
-	if (text_columns(t.cp, t.len) <= max || max < 2) {
-		put_chars(out, t.cp, t.len, escape);
-	} else if (!keep_end) {
-		for (i = 0; i < t.len && used + columns_of(t.cp[i]) <= max - 1; i++)
-			used += columns_of(t.cp[i]);
-		put_chars(out, t.cp, i, escape);
-		put_utf8(out, ELLIPSIS);
-	} else {
-		for (i = t.len; i > 0 && used + columns_of(t.cp[i - 1]) <= max - 1; i--)
-			used += columns_of(t.cp[i - 1]);
-		put_utf8(out, ELLIPSIS);
-		put_chars(out, t.cp + i, t.len - i, escape);
-	}
-	free(t.cp);
-}
-
 /* Writes `s` escaped, fitted to `max` columns. */
 static void put_fitted(FILE *out, const char *s, size_t max, bool keep_end)
 {
-	fit(out, s, max, keep_end, true);
+	cprof_xml_fit(out, s, max, keep_end, true);
 }
 
 /* The columns `s` takes once fitted to `max`. */
 static size_t fitted_columns(const char *s, size_t max)
 {
-	size_t n = columns(s);
+	size_t n = cprof_xml_columns(s);
 
 	return n > max ? max : n;
 }
@@ -243,7 +85,7 @@ static char *source_name(const char *source)
 
 	if (!mem)
 		cprof_die_oom();
-	fit(mem, source, SOURCE_CAP, true, false);
+	cprof_xml_fit(mem, source, SOURCE_CAP, true, false);
 	if (fclose(mem) != 0)
 		cprof_die_oom();
 	return s;
@@ -314,7 +156,7 @@ static void put_titles(FILE *out, char *const *lines, size_t count, double width
 	for (i = 0; i < count; i++) {
 		if (i > 0)
 			fputs("; ", out);
-		put_escaped(out, lines[i]);
+		cprof_xml_escaped(out, lines[i]);
 	}
 	fputs("</title>\n", out);
 	fprintf(out, "<rect class=\"background\" x=\"0\" y=\"0\" width=\"%.0f\" height=\"100%%\" "
@@ -334,12 +176,12 @@ static double text_width(char *const *titles, size_t titles_count, char *const *
 	size_t i;
 
 	for (i = 0; i < titles_count; i++) {
-		w = (double)columns(titles[i]) * (i == 0 ? TITLE_COLUMN : COLUMN);
+		w = (double)cprof_xml_columns(titles[i]) * (i == 0 ? TITLE_COLUMN : COLUMN);
 		if (w > width)
 			width = w;
 	}
 	for (i = 0; i < legend_count; i++) {
-		w = legend_indent + (double)columns(legend[i]) * COLUMN;
+		w = legend_indent + (double)cprof_xml_columns(legend[i]) * COLUMN;
 		if (w > width)
 			width = w;
 	}
@@ -477,7 +319,7 @@ static void put_bar_title(FILE *out, const struct cprof_svg_diff *d,
 			  const struct cprof_svg_bar *bar)
 {
 	fputs("<title>", out);
-	put_escaped(out, bar->key);
+	cprof_xml_escaped(out, bar->key);
 	fprintf(out, "\nΔ %+.2f points: %.2f%% of A (%" PRIu64 " samples), %.2f%% of B (%"
 		PRIu64 ")", 100.0 * bar->delta, 100.0 * bar->p_a, bar->count_a, 100.0 * bar->p_b,
 		bar->count_b);
@@ -669,7 +511,7 @@ static void put_profile_title(FILE *out, const struct cprof_svg_entropy *e,
 			      const struct cprof_svg_profile *p)
 {
 	fputs("<title>", out);
-	put_escaped(out, p->source);
+	cprof_xml_escaped(out, p->source);
 	fprintf(out, "\nentropy %s%.4f %s", p->lower_bound ? ">= " : "", p->entropy, e->unit);
 	if (!isnan(p->se))
 		fprintf(out, " ± %.4f (1.96 se)", 1.96 * p->se);
