@@ -12,6 +12,7 @@
  *   text REST                    REST and a newline, verbatim
  *   textn REST                   REST without a newline
  *   bytes HEX ...                raw bytes
+ *   bytes-repeat N HEX ...       the same raw bytes N times
  *   truncate N                   cut the whole output to N bytes
  *
  * and protocol buffers (pprof's profile.proto):
@@ -209,6 +210,10 @@ int main(void)
 		} else if (strcmp(word, "bytes") == 0) {
 			for (i = 0; i < n; i++)
 				emit_byte((unsigned char)slots[i]);
+		} else if (strcmp(word, "bytes-repeat") == 0 && n >= 1) {
+			for (uint64_t r = 0; r < slots[0]; r++)
+				for (i = 1; i < n; i++)
+					emit_byte((unsigned char)slots[i]);
 		} else if (strcmp(word, "truncate") == 0 && n == 1) {
 			truncate_at = slots[0];
 		} else if (strcmp(word, "pb") == 0 && n >= 2) {

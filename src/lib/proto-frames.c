@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "proto-int.h"
+#include "regex.h"
 
 /* pprof's simplifyFunc: the name without a leading '.' and cut at its
  * first '(' that does not begin "(anonymous namespace)" or end
@@ -33,22 +34,21 @@ static char *simplify(const char *name)
 	return g_strndup(s, i);
 }
 
-static GRegex *compile_frames(struct cprof_proto_reader *r, int64_t index, uint64_t at, const char *what)
+/* The pattern at string `index` compiled as pprof compiles it, "^(" and
+ * ")$" around it, or NULL: none (index 0), or refused, and said in r. */
+static struct cprof_regex *compile_frames(struct cprof_proto_reader *r, int64_t index, uint64_t at,
+					  const char *what)
 {
-	GError *error = NULL;
-	char *pattern, *text;
-	GRegex *regex;
+	struct cprof_regex *regex;
+	char *pattern, *text, error[256];
 
 	if (index == 0)
 		return NULL;
 	text = cprof_proto_string_dup(r, index, NULL);
 	pattern = g_strdup_printf("^(%s)$", text);
-	regex = g_regex_new(pattern, G_REGEX_OPTIMIZE, 0, &error);
-	if (!regex) {
-		cprof_proto_fail(r, at, what, "bad regular expression '%s': %s", text,
-		     error ? error->message : "?");
-		g_clear_error(&error);
-	}
+	regex = cprof_regex_new(pattern, error, sizeof(error));
+	if (!regex)
+		cprof_proto_fail(r, at, what, "bad regular expression '%s': %s", text, error);
 	g_free(pattern);
 	free(text);
 	return regex;
@@ -72,7 +72,7 @@ static char *line_function(struct cprof_proto_reader *r, GHashTable *functions, 
 
 int cprof_proto_prune_locations(struct cprof_proto_reader *r, GHashTable *functions)
 {
-	GRegex *drop, *keep = NULL;
+	struct cprof_regex *drop, *keep = NULL;
 	size_t i;
 
 	drop = compile_frames(r, r->drop_frames, r->drop_at, "drop_frames");
@@ -80,7 +80,7 @@ int cprof_proto_prune_locations(struct cprof_proto_reader *r, GHashTable *functi
 		return r->err->text[0] ? -1 : 0;
 	keep = compile_frames(r, r->keep_frames, r->keep_at, "keep_frames");
 	if (!keep && r->err->text[0]) {
-		g_regex_unref(drop);
+		cprof_regex_free(drop);
 		return -1;
 	}
 	for (i = 0; i < r->locations->len; i++) {
@@ -95,8 +95,8 @@ int cprof_proto_prune_locations(struct cprof_proto_reader *r, GHashTable *functi
 			if (!name)
 				continue;
 			simple = simplify(name);
-			matched = g_regex_match(drop, simple, 0, NULL) &&
-				  !(keep && g_regex_match(keep, simple, 0, NULL));
+			matched = cprof_regex_matches(drop, simple, strlen(simple)) &&
+				  !(keep && cprof_regex_matches(keep, simple, strlen(simple)));
 			g_free(simple);
 			free(name);
 			if (!matched)
@@ -111,9 +111,8 @@ int cprof_proto_prune_locations(struct cprof_proto_reader *r, GHashTable *functi
 			break;
 		}
 	}
-	g_regex_unref(drop);
-	if (keep)
-		g_regex_unref(keep);
+	cprof_regex_free(drop);
+	cprof_regex_free(keep);
 	return 0;
 }
 

@@ -7,6 +7,7 @@
 #include <glib.h>
 
 #include "prune.h"
+#include "regex.h"
 #include "util.h"
 
 const char cprof_prune_alloc_drop[] =
@@ -26,16 +27,16 @@ const char cprof_prune_alloc_drop[] =
 const char cprof_prune_alloc_keep[] = "runtime\\.panic|runtime\\.reflectcall|runtime\\.call[0-9]*";
 
 struct cprof_prune {
-	GRegex *drop, *keep;
+	struct cprof_regex *drop, *keep;
 };
 
-static GRegex *compile(const char *pattern)
+static struct cprof_regex *compile(const char *pattern)
 {
-	char *anchored = g_strdup_printf("^(%s)$", pattern);
-	GRegex *regex = g_regex_new(anchored, G_REGEX_OPTIMIZE, 0, NULL);
+	char *anchored = g_strdup_printf("^(%s)$", pattern), error[256];
+	struct cprof_regex *regex = cprof_regex_new(anchored, error, sizeof(error));
 
 	if (!regex)
-		cprof_die("internal error: bad prune pattern %s", anchored);
+		cprof_die("internal error: bad prune pattern %s: %s", anchored, error);
 	g_free(anchored);
 	return regex;
 }
@@ -81,8 +82,8 @@ bool cprof_prune_drops(const struct cprof_prune *prune, const char *name)
 	if (name[0] == '.')
 		name++;
 	simple = g_strndup(name, simple_length(name));
-	drops = g_regex_match(prune->drop, simple, 0, NULL) &&
-		!(prune->keep && g_regex_match(prune->keep, simple, 0, NULL));
+	drops = cprof_regex_matches(prune->drop, simple, strlen(simple)) &&
+		!(prune->keep && cprof_regex_matches(prune->keep, simple, strlen(simple)));
 	g_free(simple);
 	return drops;
 }
@@ -91,8 +92,7 @@ void cprof_prune_free(struct cprof_prune *prune)
 {
 	if (!prune)
 		return;
-	g_regex_unref(prune->drop);
-	if (prune->keep)
-		g_regex_unref(prune->keep);
+	cprof_regex_free(prune->drop);
+	cprof_regex_free(prune->keep);
 	free(prune);
 }

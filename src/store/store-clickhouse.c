@@ -66,27 +66,56 @@ struct client {
 	FILE *io;              /* its stdin (insert) or stdout (select) */
 };
 
-/* Starts clickhouse-client on `server` for `query`; `writing`: we feed its
- * standard input, else we read its standard output; `setting`: one more
- * of the client's options, or NULL. */
+/* How a client is run: an INSERT on its command line, fed its data on a
+ * pipe to its standard input; or any other statement read from its
+ * standard input, a file, whatever its length (a command line holds
+ * 128 KiB), and what it prints read from a pipe or thrown away. */
+enum client_mode { CLIENT_INSERT, CLIENT_SELECT, CLIENT_RUN };
+
+/* A new temporary file, unlinked, holding `text` (NULL: empty), at its
+ * start. */
+static int temp_file(struct cprof_store *store, const char *text)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	char *path;
+	size_t len = text ? strlen(text) : 0, done = 0;
+	int fd;
+
+	if (!tmpdir || !*tmpdir)
+		tmpdir = "/tmp";
+	path = g_strdup_printf("%s/cprof-store.XXXXXX", tmpdir);
+	fd = mkostemp(path, O_CLOEXEC);
+	if (fd < 0)
+		cprof_die("%s: a temporary file in %s: %s", store->url, tmpdir, strerror(errno));
+	unlink(path);
+	g_free(path);
+	while (done < len) {
+		ssize_t n = write(fd, text + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			cprof_die("%s: a temporary file in %s: %s", store->url, tmpdir,
+				  strerror(errno));
+		done += (size_t)n;
+	}
+	lseek(fd, 0, SEEK_SET);
+	return fd;
+}
+
+/* Starts clickhouse-client on `server` for `query` as `mode` says;
+ * `setting`: one more of the client's options, or NULL. */
 static void client_start(struct cprof_store *store, const struct server *server,
-			 const char *query, bool writing, const char *setting,
+			 const char *query, enum client_mode mode, const char *setting,
 			 struct client *client)
 {
 	const char *program = getenv("CPROF_CLICKHOUSE_CLIENT");
-	const char *tmpdir = getenv("TMPDIR");
-	char *path;
-	int fds[2];
+	bool writing = mode == CLIENT_INSERT;
+	int fds[2], query_fd = writing ? -1 : temp_file(store, query);
 
 	if (!program || !*program)
 		program = "clickhouse-client";
-	path = g_strdup_printf("%s/cprof-store.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-	client->err_fd = mkostemp(path, O_CLOEXEC);
-	if (client->err_fd < 0)
-		cprof_die("%s: a temporary file in %s: %s", store->url,
-			  tmpdir && *tmpdir ? tmpdir : "/tmp", strerror(errno));
-	unlink(path);
-	g_free(path);
+	client->err_fd = temp_file(store, NULL);
 	if (pipe2(fds, O_CLOEXEC) != 0)
 		cprof_die("%s: pipe: %s", store->url, strerror(errno));
 	fflush(NULL);
@@ -94,31 +123,37 @@ static void client_start(struct cprof_store *store, const struct server *server,
 	if (client->pid < 0)
 		cprof_die("%s: fork: %s", store->url, strerror(errno));
 	if (client->pid == 0) {
-		char *port = g_strdup_printf("--port=%s", server->port);
-		char *host = g_strdup_printf("--host=%s", server->host);
-		char *db = g_strdup_printf("--database=%s", ch_of(store)->database);
-		const char *argv[] = {
-			program, host, port, db, "--query", query,
-			"--skip_unavailable_shards=1",
-			"--insert_distributed_sync=1",
-			"--output_format_json_quote_64bit_integers=0",
-			"--max_insert_block_size=1048576",
-			setting,
-			NULL,
-		};
+		const char *argv[12];
+		size_t n = 0;
 		int devnull = open("/dev/null", O_RDWR);
 
-		dup2(fds[writing ? 0 : 1], writing ? 0 : 1);
-		dup2(devnull, writing ? 1 : 0);
+		argv[n++] = program;
+		argv[n++] = g_strdup_printf("--host=%s", server->host);
+		argv[n++] = g_strdup_printf("--port=%s", server->port);
+		argv[n++] = ch_of(store)->no_database ? "--database=default" :
+			    g_strdup_printf("--database=%s", ch_of(store)->database);
+		argv[n++] = "--skip_unavailable_shards=1";
+		argv[n++] = "--insert_distributed_sync=1";
+		argv[n++] = "--output_format_json_quote_64bit_integers=0";
+		argv[n++] = "--max_insert_block_size=1048576";
+		if (setting)
+			argv[n++] = setting;
+		if (writing) {
+			argv[n++] = "--query";
+			argv[n++] = query;
+		}
+		argv[n] = NULL;
+		dup2(writing ? fds[0] : query_fd, 0);
+		dup2(mode == CLIENT_SELECT ? fds[1] : devnull, 1);
 		dup2(client->err_fd, 2);
 		close(fds[0]);
 		close(fds[1]);
-		if (ch_of(store)->no_database)
-			argv[3] = "--database=default";
 		execvp(program, (char *const *)argv);
 		dprintf(2, "cannot run %s: %s\n", program, strerror(errno));
 		_exit(127);
 	}
+	if (query_fd >= 0)
+		close(query_fd);
 	close(fds[writing ? 0 : 1]);
 	client->io = fdopen(fds[writing ? 1 : 0], writing ? "w" : "r");
 	if (!client->io)
@@ -158,7 +193,7 @@ static char *run_on(struct cprof_store *store, const struct server *server, cons
 {
 	struct client client;
 
-	client_start(store, server, sql, true, NULL, &client);
+	client_start(store, server, sql, CLIENT_RUN, NULL, &client);
 	return client_finish(&client);
 }
 
@@ -199,7 +234,7 @@ static void select_start(struct cprof_store *store, const struct server *server,
 {
 	char *query = g_strdup_printf("%s FORMAT JSONEachRow", sql);
 
-	client_start(store, server, query, false, NULL, client);
+	client_start(store, server, query, CLIENT_SELECT, NULL, client);
 	g_free(query);
 }
 
@@ -858,7 +893,7 @@ static void open_stream(const struct server *server, struct stream *stream)
 {
 	if (stream->open)
 		return;
-	client_start(loading.store, server, stream->sql, true,
+	client_start(loading.store, server, stream->sql, CLIENT_INSERT,
 		     stream->sender ? "--min_insert_block_size_rows=1" : NULL, &stream->client);
 	stream->open = true;
 	stream->out.fd = fileno(stream->client.io);
@@ -1008,7 +1043,7 @@ static void load_commit(struct cprof_store *store, size_t profiles)
 
 		close_stream(&shard->rows);
 		close_stream(&shard->profiles);
-		client_start(store, &shard->server, "INSERT INTO loads FORMAT Values", true, NULL,
+		client_start(store, &shard->server, "INSERT INTO loads FORMAT Values", CLIENT_INSERT, NULL,
 			     &shard->commit);
 		shard->committing = true;
 	}

@@ -35,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char *dir;          /* a directory of our own, the --symbols one */
 static char *prog_path;    /* dir/prog: the executable the profile maps */
-static char debug_path[4096];
+static char debug_path[4096 + 2 * 64 + 8]; /* debug_dir, the rest of the id, .debug */
 static char debug_dir[4096];
 
 /* The number of file descriptors open, to catch a leak of them. */
