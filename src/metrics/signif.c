@@ -17,6 +17,7 @@
 
 #include <glib.h>
 
+#include "noise.h"
 #include "signif.h"
 #include "sum.h"
 #include "lib/util.h"
@@ -309,13 +310,42 @@ void cprof_gtest(const struct cprof_pair *pairs, size_t n, uint64_t total_a, uin
 	free(columns);
 }
 
-/* Tests one known key into *key. */
-static void test_key(const struct cprof_pair *pair, uint64_t total_a, uint64_t total_b,
+/* Posterior weights below this are left out of a key's mixture. */
+#define NEGLIGIBLE_WEIGHT 1e-9
+
+/* The p-value of key `i` as the mixture over its posterior of the tests at
+ * each phi of the grid. */
+static double mixture_test(const struct cprof_pair *pair, uint64_t total_a, uint64_t total_b,
+			   const struct cprof_noise *noise, size_t i)
+{
+	const double *phi, *post = cprof_noise_posterior(noise, i);
+	size_t g, grid = cprof_noise_grid(noise, &phi);
+	double p = 0.0, used = 0.0;
+
+	for (g = 0; g < grid; g++) {
+		if (post[g] < NEGLIGIBLE_WEIGHT)
+			continue;
+		p += post[g] * cprof_share_test(pair->count_a, total_a, pair->count_b, total_b,
+						phi[g]);
+		used += post[g];
+	}
+	return used > 0 ? fmin(1.0, p / used) : 1.0;
+}
+
+/* Tests known key `i` into *key. */
+static void test_key(const struct cprof_pair *pair, size_t i, uint64_t total_a, uint64_t total_b,
 		     const struct cprof_signif_options *options, struct cprof_key_signif *key)
 {
-	key->p_value = cprof_share_test(pair->count_a, total_a, pair->count_b, total_b,
-					options->dispersion);
-	cprof_delta_interval(pair->count_a, total_a, pair->count_b, total_b, options->dispersion,
+	double phi = options->dispersion;
+
+	if (options->noise) {
+		key->p_value = mixture_test(pair, total_a, total_b, options->noise, i);
+		key->dispersion = cprof_noise_mean(options->noise, i);
+		phi = cprof_noise_interval_phi(options->noise, i, options->alpha);
+	} else {
+		key->p_value = cprof_share_test(pair->count_a, total_a, pair->count_b, total_b, phi);
+	}
+	cprof_delta_interval(pair->count_a, total_a, pair->count_b, total_b, phi,
 			     1.0 - options->alpha, &key->ci_low, &key->ci_high);
 }
 
@@ -326,7 +356,7 @@ void cprof_signif_test(struct cprof_signif *signif, const struct cprof_pair *pai
 
 	if (key->tested || !pairs[i].known)
 		return;
-	test_key(&pairs[i], total_a, total_b, options, key);
+	test_key(&pairs[i], i, total_a, total_b, options, key);
 	key->tested = true;
 }
 
@@ -340,6 +370,16 @@ static bool could_show(const struct cprof_pair *pair, uint64_t total_a, uint64_t
 	uint64_t smaller = total_a < total_b ? total_a : total_b;
 
 	return pair->known && pooled > 0 && pooled >= min_effect * (double)smaller;
+}
+
+/* Whether a key moved by min_effect: its point estimate, or with
+ * effect_interval its whole interval. */
+static bool moved(const struct cprof_key_signif *key, double delta,
+		  const struct cprof_signif_options *options)
+{
+	if (!options->effect_interval)
+		return fabs(delta) >= options->min_effect;
+	return key->ci_low >= options->min_effect || key->ci_high <= -options->min_effect;
 }
 
 /* The Benjamini-Hochberg correction over the keys that could show
@@ -369,7 +409,7 @@ static void correct(const struct cprof_pair *pairs, uint64_t total_a, uint64_t t
 
 		key->q_value = p[i];
 		key->corrected = true;
-		key->significant = key->q_value <= options->alpha && fabs(delta) >= options->min_effect;
+		key->significant = key->q_value <= options->alpha && moved(key, delta, options);
 		signif->significant += key->significant;
 	}
 	signif->corrected = m;
@@ -394,6 +434,7 @@ struct cprof_signif *cprof_signif_compute(const struct cprof_pair *pairs, size_t
 		key->p_value = NAN;
 		key->ci_low = NAN;
 		key->ci_high = NAN;
+		key->dispersion = NAN;
 		if (could_show(&pairs[i], total_a, total_b, options->min_effect))
 			cprof_signif_test(signif, pairs, i, total_a, total_b, options);
 	}
