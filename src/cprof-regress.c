@@ -294,8 +294,8 @@ static void report_cost(const struct check *c, const struct settings *settings)
 {
 	const struct cprof_cost *cost = &c->cost;
 
-	fprintf(stderr, "%s: the candidate%s %s %.3g\u00d7 the CPU of the baselines, %g%% interval "
-		"%.3g to %.3g (%.4g against %.4g samples a run, p %.2g)%s\n", cprof_progname,
+	fprintf(stderr, "%s: the candidate%s %s %.3f\u00d7 the CPU of the baselines, %g%% interval "
+		"%.3f to %.3f (%.6g against %.6g samples a run, p %.2g)%s\n", cprof_progname,
 		c->cand.count > 1 ? "s" : "", c->cand.count > 1 ? "take" : "takes", cost->ratio,
 		100.0 * (1.0 - settings->signif.alpha), cost->ci_low, cost->ci_high, cost->candidate,
 		cost->baseline, cost->p_value, cost->moved ? ": MOVED" : "");

@@ -24,23 +24,18 @@ static double mean_and_logs(const double *values, size_t n, double *logs)
 	return sum / (double)n;
 }
 
-/* The standard error of the log ratio and its degrees of freedom. */
+/* The standard error of the log ratio and its degrees of freedom: the
+ * two sides' spreads pooled (Student's two-sample t), which with one
+ * candidate is the prediction interval s sqrt(1/n + 1) on n - 1. */
 static double log_se(const double *logs_b, size_t count_b, const double *logs_c, size_t count_c,
 		     double *df)
 {
-	double var_b = gsl_stats_variance(logs_b, 1, count_b), term_b, term_c;
+	double ss = gsl_stats_variance(logs_b, 1, count_b) * (double)(count_b - 1);
 
-	if (count_c < 2) {
-		*df = (double)(count_b - 1);
-		return sqrt(var_b * (1.0 / (double)count_b + 1.0));
-	}
-	term_b = var_b / (double)count_b;
-	term_c = gsl_stats_variance(logs_c, 1, count_c) / (double)count_c;
-	*df = term_b + term_c > 0 ?
-		(term_b + term_c) * (term_b + term_c) /
-		(term_b * term_b / (double)(count_b - 1) + term_c * term_c / (double)(count_c - 1)) :
-		(double)(count_b + count_c - 2);
-	return sqrt(term_b + term_c);
+	if (count_c > 1)
+		ss += gsl_stats_variance(logs_c, 1, count_c) * (double)(count_c - 1);
+	*df = (double)(count_b + count_c - 2);
+	return sqrt(ss / *df * (1.0 / (double)count_b + 1.0 / (double)count_c));
 }
 
 void cprof_cost_compare(const double *baselines, size_t count_b, const double *candidates,

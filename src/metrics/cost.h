@@ -20,11 +20,10 @@ struct cprof_cost {
 
 /* Compares the totals of `baselines` >= 2 runs with those of `candidates`
  * >= 1 runs (every total > 0) on the log scale, centred on the log of the
- * ratio of their means: with one candidate, a prediction interval from the
- * baselines' spread (standard error s sqrt(1/n + 1), n - 1 degrees of
- * freedom: the candidate is taken to vary as a baseline does); with more,
- * Welch's (each side its own spread, Welch-Satterthwaite's degrees of
- * freedom).  Moved: p_value <= alpha and |ratio - 1| >= min_ratio, or with
+ * ratio of their means, by Student's two-sample t: the candidates are
+ * taken to vary from run to run as the baselines do, their spreads pooled
+ * (n_b + n_c - 2 degrees of freedom); with one candidate this is the
+ * prediction interval from the baselines' spread, s sqrt(1/n_b + 1).  Moved: p_value <= alpha and |ratio - 1| >= min_ratio, or with
  * `interval` the whole interval at least min_ratio from 1.  Runs that
  * agree exactly leave no spread: the p-value is then 0 for a ratio other
  * than 1, else 1, and the interval that point. */
