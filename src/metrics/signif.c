@@ -313,8 +313,65 @@ void cprof_gtest(const struct cprof_pair *pairs, size_t n, uint64_t total_a, uin
 /* Posterior weights below this are left out of a key's mixture. */
 #define NEGLIGIBLE_WEIGHT 1e-9
 
-/* The p-value of key `i` as the mixture over its posterior of the tests at
- * each phi of the grid. */
+/* log P(B = k) for B beta-binomial(n, shape_b, shape_a). */
+static double betabinomial_log_pmf(double k, double n, double shape_b, double shape_a)
+{
+	return lgamma(n + 1) - lgamma(k + 1) - lgamma(n - k + 1) + lgamma(k + shape_b) +
+	       lgamma(n - k + shape_a) - lgamma(n + shape_a + shape_b) - lgamma(shape_b) -
+	       lgamma(shape_a) + lgamma(shape_a + shape_b);
+}
+
+/* The tail of B beyond k (upward or downward), summed from k outwards
+ * until the terms no longer count. */
+static double betabinomial_tail(double k, double n, double shape_b, double shape_a, bool upper)
+{
+	double sum = 0.0, x;
+
+	for (x = k; x >= 0 && x <= n; x += upper ? 1 : -1) {
+		double term = exp(betabinomial_log_pmf(x, n, shape_b, shape_a));
+
+		sum += term;
+		if (term < 1e-17 * sum || (sum == 0 && fabs(x - k) > 1e6))
+			break;
+	}
+	return sum;
+}
+
+/* Above this the gamma shapes of the compound test are sampling alone. */
+#define SHAPE_POISSON 1e8
+
+/* The two-sided p-value of "the key has the same share in A and B" when
+ * each run's rate of the key is a gamma whose variance makes the count's
+ * phi times sampling's (the negative binomial of edgeR's exact test): the
+ * rates of A and B, summed over their runs, are gammas of one scale and
+ * shapes S = pi N / ((phi - 1)(1 - pi)) for each side's N samples (pi the
+ * pooled share), so that given the pooled count n, count_b is
+ * beta-binomial(n, S_b, S_a); twice the smaller tail.  Its right skew is
+ * what a noisy key's few samples have; the normal approximation of the
+ * scaled G-test misses it.  At phi 1, cprof_share_test. */
+static double compound_test(uint64_t count_a, uint64_t total_a, uint64_t count_b,
+			    uint64_t total_b, double phi)
+{
+	double n = (double)count_a + (double)count_b, total = (double)total_a + (double)total_b;
+	double share = n / total, scale, shape_a, shape_b, mean;
+
+	if (phi <= 1.0 || n == 0 || share >= 1)
+		return cprof_share_test(count_a, total_a, count_b, total_b, phi);
+	scale = (phi - 1.0) * (1.0 - share);
+	shape_a = share * (double)total_a / scale;
+	shape_b = share * (double)total_b / scale;
+	if (shape_a + shape_b > SHAPE_POISSON)
+		return cprof_share_test(count_a, total_a, count_b, total_b, phi);
+	mean = n * shape_b / (shape_a + shape_b);
+	return fmin(1.0, 2.0 * betabinomial_tail((double)count_b, n, shape_b, shape_a,
+						 (double)count_b >= mean));
+}
+
+/* Posterior weights below this are left out of a key's mixture. */
+#define NEGLIGIBLE_WEIGHT 1e-9
+
+/* The p-value of key `i` as the mixture over its posterior of the
+ * compound tests at each phi of the grid. */
 static double mixture_test(const struct cprof_pair *pair, uint64_t total_a, uint64_t total_b,
 			   const struct cprof_noise *noise, size_t i)
 {
@@ -325,8 +382,7 @@ static double mixture_test(const struct cprof_pair *pair, uint64_t total_a, uint
 	for (g = 0; g < grid; g++) {
 		if (post[g] < NEGLIGIBLE_WEIGHT)
 			continue;
-		p += post[g] * cprof_share_test(pair->count_a, total_a, pair->count_b, total_b,
-						phi[g]);
+		p += post[g] * compound_test(pair->count_a, total_a, pair->count_b, total_b, phi[g]);
 		used += post[g];
 	}
 	return used > 0 ? fmin(1.0, p / used) : 1.0;
