@@ -30,6 +30,11 @@
  * has a prior near the whole profile's dispersion, not one spike per key. */
 #define PRIOR_PSEUDO_KEYS 1.0
 
+/* A measured key's prior keeps a diffuse part, uniform on the grid up to
+ * this phi, of weight 1 / (measured keys + 1): with few keys the law they
+ * estimate is uncertain, and a key's own runs then weigh as in a t test. */
+#define DIFFUSE_PHI 100.0
+
 /* The prior weight on phi of this much or more is what the report calls
  * its noisy keys. */
 #define NOISY_PHI 4.0
@@ -140,16 +145,25 @@ static void fit_prior(struct cprof_noise *noise, const double *lik, size_t poole
 	}
 }
 
-/* Each key's posterior: the prior times its likelihood, normalized. */
+/* Each key's posterior: the prior times its likelihood, normalized; a
+ * measured key's prior with its diffuse part. */
 static void posteriors(struct cprof_noise *noise, const double *lik)
 {
-	size_t k, g;
+	double own[GRID], diffuse = 0.0;
+	size_t k, g, measured = 0;
 
+	for (k = 0; k < noise->keys; k++)
+		measured += noise->df[k] > 0;
+	for (g = 0; g < GRID; g++)
+		diffuse += noise->phi[g] <= DIFFUSE_PHI;
+	for (g = 0; g < GRID; g++)
+		own[g] = ((double)measured * noise->prior[g] +
+			  (noise->phi[g] <= DIFFUSE_PHI ? 1.0 / diffuse : 0.0)) / ((double)measured + 1);
 	for (k = 0; k < noise->keys; k++) {
 		double *post = &noise->posterior[k * GRID], sum = 0.0;
 
 		for (g = 0; g < GRID; g++)
-			sum += post[g] = noise->prior[g] * (noise->df[k] > 0 ? lik[k * GRID + g] : 1.0);
+			sum += post[g] = noise->df[k] > 0 ? own[g] * lik[k * GRID + g] : noise->prior[g];
 		for (g = 0; g < GRID; g++)
 			post[g] /= sum;
 	}
