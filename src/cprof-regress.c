@@ -34,18 +34,13 @@ static void usage(void)
 	       "       [--sample-index=N|NAME] [--no-symbolize] [--no-inline] [--symbols DIR]\n"
 	       "       [--binary FILE] [--no-cache] [--tag-filter NAME=VALUE]\n"
 	       "       [--sample-type TYPE/UNIT] [--period N] BASELINE_DIR CANDIDATE...\n"
-	       "Fail (exit 1) when the CANDIDATE runs (a directory: the profiles in it) differ\n"
-	       "from the profiles of BASELINE_DIR by more than their own noise explains.\n"
-	       "  --rule R        test (the default: per-key tests, each key against its own\n"
-	       "                  noise in the runs) or distance (FACTOR x noise + MARGIN)\n"
+	       "Fail (exit 1) when CANDIDATE runs differ from BASELINE_DIR's beyond its noise.\n"
+	       "  --rule R        test (default: each key against its own noise) or distance\n"
 	       CPROF_SIGNIF_HELP
-	       "  --effect E      point (the default): a key moved when |delta| >= min-effect;\n"
-	       "                  interval: when its whole interval lies beyond it\n"
-	       "  --absolute      the runs did the same work: judge the samples per run too\n"
-	       "  --min-ratio R   the least change of the samples per run that counts (0.02)\n"
+	       "  --effect E      point (default) or interval: what moving by min-effect means\n"
+	       "  --absolute      judge samples per run too;  --min-ratio R  least change (0.02)\n"
 	       "  --factor F, --margin M  distance rule: the threshold F x noise + M (2, 0.02)\n"
-	       "  -k N            compare the top N keys (default 10; 0: every key)\n"
-	       "  --keys K        union (the default) or a (the top N of the baseline)\n"
+	       "  -k N, --keys K  compare the top N keys (10; 0: all) of union (default) or a\n"
 	       CPROF_LOAD_BY_HELP
 	       CPROF_LOAD_SAMPLE_INDEX_HELP
 	       "  --cum           count each key once in every sample holding it\n"

@@ -198,16 +198,17 @@ static struct cprof_judgement *judge(const struct cprof_dist *a, const struct cp
 	j->total_b = in_samples(b->total, units_a);
 	gather_keys(j, a, b);
 	if (replicates) {
+		size_t df = replicates->count_a - 1 +
+			    (replicates->count_b > 1 ? replicates->count_b - 1 : 0);
+
 		j->noise = measure_noise(j, replicates);
 		j->options.noise = j->noise;
 		if (replicates->count_a < FEW_RUNS)
 			cprof_warnings_add(&j->warnings,
 					   "%zu runs of A: a key's own noise is measured on %zu "
-					   "degrees of freedom, too few to tell a noisy key from a "
+					   "degree%s of freedom, too few to tell a noisy key from a "
 					   "quiet one; %d runs or more are needed", replicates->count_a,
-					   replicates->count_a - 1 + (replicates->count_b > 1 ?
-								      replicates->count_b - 1 : 0),
-					   FEW_RUNS);
+					   df, df == 1 ? "" : "s", FEW_RUNS);
 	}
 	j->signif = cprof_signif_compute(j->pairs, j->count, j->total_a, j->total_b, &j->options);
 	test_compared(j, diff);
