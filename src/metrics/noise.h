@@ -17,8 +17,11 @@
  * unlike limma's scaled-F prior it follows a law with a heavy upper tail
  * (most keys near 1.5, a few near 20), and a key whose few runs happened
  * to agree keeps the probability that it is one of the noisy ones.  Each
- * key's posterior over the grid is the prior times its own likelihood; a
- * key with no degree of freedom (absent from the runs, or too sparse to
+ * key's posterior over the grid is the prior times its own likelihood,
+ * the prior of a measured key keeping a diffuse part (uniform on the grid
+ * up to 100) of weight 1 / (measured keys + 1): with few keys the law is
+ * itself uncertain, and a key's own runs then weigh as in a t test.  A key
+ * with no degree of freedom (absent from the runs, or too sparse to
  * measure) has the prior itself. */
 #ifndef CPROF_NOISE_H
 #define CPROF_NOISE_H

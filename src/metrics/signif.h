@@ -30,8 +30,10 @@ struct cprof_signif_options {
 	bool effect_interval;
 	/* NULL: every key's variance is `dispersion` times sampling's.  Else
 	 * each key's own (noise.h, indexed as the pairs): its p-value is the
-	 * mixture over its posterior of the tests at each phi of the grid,
-	 * its interval the one at cprof_noise_interval_phi. */
+	 * mixture over its posterior of the compound tests at each phi of the
+	 * grid (given the pooled count, B's count beta-binomial: each run's
+	 * rate of the key a gamma, the negative binomial of edgeR's exact
+	 * test), its interval Newcombe's at cprof_noise_interval_phi. */
 	const struct cprof_noise *noise;
 };
 
