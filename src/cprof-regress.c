@@ -1,6 +1,7 @@
-/* cprof-regress: fails a CI job when a candidate profile differs from a
- * directory of baseline profiles by more than their own run-to-run noise
- * explains. */
+/* cprof-regress: fails a CI job when candidate profiles (one run, or
+ * several runs of one build) differ from a directory of baseline profiles
+ * by more than their own run-to-run noise explains; with --absolute, also
+ * when the candidates take more or less CPU for the same work. */
 #include "config.h"
 
 #include <dirent.h>
@@ -15,37 +16,39 @@
 
 #include "lib/json.h"
 #include "lib/load.h"
-#include "metrics/json-metrics.h"
-#include "metrics/judge.h"
+#include "metrics/cost.h"
 #include "metrics/flame-svg.h"
 #include "metrics/flame.h"
+#include "metrics/json-metrics.h"
+#include "metrics/judge.h"
 #include "metrics/options.h"
 #include "metrics/page.h"
 #include "metrics/stats.h"
 
-enum { OPT_FACTOR = 512, OPT_MARGIN, OPT_RULE, OPT_SVG, OPT_HTML };
+enum { OPT_ABSOLUTE = 512, OPT_EFFECT, OPT_FACTOR, OPT_HTML, OPT_MARGIN, OPT_MIN_RATIO, OPT_RULE,
+       OPT_SVG };
 
 enum rule { RULE_TEST, RULE_DISTANCE };
 
 static void usage(void)
 {
 	printf("usage: %s [-chqV] [--rule test|distance] [--alpha A] [--min-effect E]\n"
+	       "       [--effect point|interval] [--absolute] [--min-ratio R]\n"
 	       "       [--factor F] [--margin M] [-k N] [--keys union|a] [--by=KEY] [--cum]\n"
 	       "       [--sample-index=N|NAME] [--no-symbolize] [--no-inline] [--symbols DIR]\n"
 	       "       [--binary FILE] [--no-cache] [--tag-filter NAME=VALUE] [--svg]\n"
-	       "       [--sample-type T/U] [--period N] [--html FILE] BASELINE_DIR CANDIDATE\n"
-	       "Fail (exit 1) when CANDIDATE differs from BASELINE_DIR's profiles beyond noise.\n"
-	       "  --rule R        test (the default: per-key tests with the dispersion of the\n"
-	       "                  baselines) or distance (FACTOR x noise + MARGIN)\n"
+	       "       [--sample-type T/U] [--period N] [--html FILE] BASELINE_DIR CANDIDATE...\n"
+	       "Fail (exit 1) when CANDIDATE runs differ from BASELINE_DIR's beyond its noise.\n"
+	       "  --rule R        test (default: each key against its own noise) or distance\n"
 	       CPROF_SIGNIF_HELP
+	       "  --effect E      point (default) or interval: what moving by min-effect means\n"
+	       "  --absolute      judge samples per run too;  --min-ratio R  least change (0.02)\n"
 	       "  --factor F, --margin M  distance rule: the threshold F x noise + M (2, 0.02)\n"
-	       "  -k N            compare the top N keys (default 10; 0: every key)\n"
-	       "  --keys K        union (the default) or a (the top N of the baseline)\n"
+	       "  -k N, --keys K  compare the top N keys (10; 0: all) of union (default) or a\n"
 	       CPROF_LOAD_BY_HELP
 	       CPROF_LOAD_SAMPLE_INDEX_HELP
-	       "  --cum           count each key once in every sample holding it\n"
+	       "  --cum  each key once a sample; --svg  a flame graph; --html FILE  a CI page\n"
 	       "  -c, --compact   JSON on one line;  -q, --quiet  no report on standard error\n"
-	       "  --svg           the flame graph, not JSON;  --html FILE  a page, to FILE\n"
 	       CPROF_LOAD_SYMBOL_HELP
 	       "  -h, --help      this help;  -V, --version  the version\n",
 	       cprof_progname);
@@ -62,17 +65,30 @@ struct settings {
 	enum cprof_keys keys;
 	bool compact;
 	bool quiet;
+	bool absolute;
+	double min_ratio;
 	bool svg;              /* --svg: the flame graph on standard output */
 	const char *html;      /* --html FILE */
 };
 
-/* The baselines: their names and distributions, and their merge. */
-struct baselines {
+/* Runs of one build (the baselines, or the candidates): their names and
+ * distributions, and their merge. */
+struct runs {
 	size_t count;
+	size_t allocated;
 	char **names;
 	struct cprof_dist **dists;
 	struct cprof_dist *merged;
 };
+
+static void runs_add(struct runs *runs, char *path)
+{
+	if (runs->count == runs->allocated) {
+		runs->allocated = runs->allocated ? 2 * runs->allocated : 8;
+		runs->names = cprof_xrealloc(runs->names, runs->allocated * sizeof(*runs->names));
+	}
+	runs->names[runs->count++] = path;
+}
 
 static bool is_profile(const char *dir, const char *name, char **path)
 {
@@ -88,66 +104,90 @@ static bool is_profile(const char *dir, const char *name, char **path)
 	return false;
 }
 
-/* The regular files of `dir` not named with a leading dot, sorted. */
-static void list_baselines(const char *dir, struct baselines *base)
+/* Adds the regular files of `dir` not named with a leading dot, sorted. */
+static void list_dir(const char *dir, struct runs *runs)
 {
 	struct dirent **entries;
 	int n = scandir(dir, &entries, NULL, alphasort), i;
 
 	if (n < 0)
 		cprof_die("%s: cannot open: %s", dir, strerror(errno));
-	base->names = cprof_xcalloc((size_t)n + 1, sizeof(*base->names));
 	for (i = 0; i < n; i++) {
 		char *path;
 
 		if (is_profile(dir, entries[i]->d_name, &path))
-			base->names[base->count++] = path;
+			runs_add(runs, path);
 		free(entries[i]);
 	}
 	free(entries);
+}
+
+static void list_baselines(const char *dir, struct runs *base)
+{
+	list_dir(dir, base);
 	if (base->count < 2)
 		cprof_die("%s: %zu baseline profiles; at least 2 are needed to measure their noise",
 			  dir, base->count);
 }
 
-/* Reads every baseline, keyed as the first, and merges them. */
-static void read_baselines(struct cprof_loader *loader, struct baselines *base)
+/* The candidates: each operand a profile, or a directory of them. */
+static void list_candidates(char **operands, int count, struct runs *cand)
 {
-	size_t i;
+	struct stat st;
+	int i;
 
-	base->dists = cprof_xcalloc(base->count, sizeof(*base->dists));
-	for (i = 0; i < base->count; i++) {
-		cprof_loader_read(loader, base->names[i], &base->dists[i]);
-		if (i == 0) {
-			loader->key.by = base->dists[0]->by;
-			loader->key.cum = base->dists[0]->cum;
-			loader->key.by_given = true;
-			base->merged = cprof_dist_new(base->dists[0]->by, base->dists[0]->cum);
+	for (i = 0; i < count; i++) {
+		size_t before = cand->count;
+
+		if (stat(operands[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+			list_dir(operands[i], cand);
+			if (cand->count == before)
+				cprof_die("%s: no candidate profiles in the directory", operands[i]);
+		} else {
+			runs_add(cand, cprof_xstrdup(operands[i]));
 		}
-		if (base->dists[i]->total == 0)
-			cprof_die("%s: no samples to compare", base->names[i]);
-		cprof_dist_merge(base->merged, base->dists[i]);
 	}
 }
 
-static void free_baselines(struct baselines *base)
+/* Reads every run and merges them; the first run of the first set read
+ * keys every other. */
+static void read_runs(struct cprof_loader *loader, struct runs *runs)
 {
 	size_t i;
 
-	for (i = 0; i < base->count; i++) {
-		free(base->names[i]);
-		if (base->dists)
-			cprof_dist_free(base->dists[i]);
+	runs->dists = cprof_xcalloc(runs->count, sizeof(*runs->dists));
+	for (i = 0; i < runs->count; i++) {
+		cprof_loader_read(loader, runs->names[i], &runs->dists[i]);
+		if (i == 0) {
+			loader->key.by = runs->dists[0]->by;
+			loader->key.cum = runs->dists[0]->cum;
+			loader->key.by_given = true;
+			runs->merged = cprof_dist_new(runs->dists[0]->by, runs->dists[0]->cum);
+		}
+		if (runs->dists[i]->total == 0)
+			cprof_die("%s: no samples to compare", runs->names[i]);
+		cprof_dist_merge(runs->merged, runs->dists[i]);
 	}
-	free(base->names);
-	free(base->dists);
-	cprof_dist_free(base->merged);
+}
+
+static void free_runs(struct runs *runs)
+{
+	size_t i;
+
+	for (i = 0; i < runs->count; i++) {
+		free(runs->names[i]);
+		if (runs->dists)
+			cprof_dist_free(runs->dists[i]);
+	}
+	free(runs->names);
+	free(runs->dists);
+	cprof_dist_free(runs->merged);
 }
 
 /* The dispersion of the baselines: their runs x keys table, each run's
  * samples outside its listed entries (a truncated flat's other) one more
  * column. */
-static double baseline_dispersion(const struct baselines *base)
+static double baseline_dispersion(const struct runs *base)
 {
 	const struct cprof_dist *merged = base->merged;
 	size_t keys = merged->entries.len + 1, i;
@@ -174,7 +214,7 @@ static double baseline_dispersion(const struct baselines *base)
 
 /* The leave-one-out noise: the largest distance of a baseline to the
  * merge of the others. */
-static double baseline_noise(const struct baselines *base, const struct settings *settings)
+static double baseline_noise(const struct runs *base, const struct settings *settings)
 {
 	double noise = 0.0;
 	size_t i, j;
@@ -242,26 +282,43 @@ static void report_keys(const struct cprof_judgement *j, const struct cprof_dist
 /* One regression check, read and judged. */
 struct check {
 	const char *dir;
-	const char *candidate;
-	struct baselines base;
-	struct cprof_dist *dist;       /* the candidate */
+	char *candidate;               /* the operands, as the JSON names them */
+	struct runs base;
+	struct runs cand;
 	struct cprof_diff *diff;
 	struct cprof_judgement *judgement;
+	struct cprof_cost cost;        /* --absolute */
 	double noise;                  /* --rule distance */
 	double threshold;
 	bool different;
 };
 
+/* The cost in words. */
+static void report_cost(const struct check *c, const struct settings *settings)
+{
+	const struct cprof_cost *cost = &c->cost;
+
+	fprintf(stderr, "%s: the candidate%s %s %.3f\u00d7 the CPU of the baselines, %g%% interval "
+		"%.3f to %.3f (%.6g against %.6g samples a run, p %.2g)%s\n", cprof_progname,
+		c->cand.count > 1 ? "s" : "", c->cand.count > 1 ? "take" : "takes", cost->ratio,
+		100.0 * (1.0 - settings->signif.alpha), cost->ci_low, cost->ci_high, cost->candidate,
+		cost->baseline, cost->p_value, cost->moved ? ": MOVED" : "");
+}
+
 static void report(const struct check *c, const struct settings *settings)
 {
 	const struct cprof_judgement *j = c->judgement;
+	bool keys_moved = j->signif && j->signif->different;
 
 	fprintf(stderr, "%s: %zu baselines in ", cprof_progname, c->base.count);
 	cprof_put_text(stderr, c->dir);
 	if (j->signif)
 		fprintf(stderr, ": dispersion %.3g (1: they vary as sampling alone would)",
 			j->options.dispersion);
-	fprintf(stderr, "\n%s: ", cprof_progname);
+	fputc('\n', stderr);
+	if (c->cand.count > 1)
+		fprintf(stderr, "%s: %zu candidate runs\n", cprof_progname, c->cand.count);
+	fprintf(stderr, "%s: ", cprof_progname);
 	cprof_put_text(stderr, c->candidate);
 	fprintf(stderr, ": distance %.4f to the baselines", c->diff->manhattan);
 	if (j->signif)
@@ -271,6 +328,8 @@ static void report(const struct check *c, const struct settings *settings)
 	if (settings->rule == RULE_DISTANCE)
 		fprintf(stderr, "%s: --rule distance: threshold %g x %.4f + %g = %.4f\n",
 			cprof_progname, settings->factor, c->noise, settings->margin, c->threshold);
+	if (settings->absolute)
+		report_cost(c, settings);
 	if (!c->different) {
 		fprintf(stderr, "%s: same\n", cprof_progname);
 		return;
@@ -278,24 +337,49 @@ static void report(const struct check *c, const struct settings *settings)
 	if (settings->rule == RULE_DISTANCE)
 		fprintf(stderr, "%s: DIFFERENT: the candidate moved past the threshold\n",
 			cprof_progname);
+	else if (!keys_moved)
+		fprintf(stderr, "%s: DIFFERENT: the CPU a run takes moved; no key's share did\n",
+			cprof_progname);
 	else
 		fprintf(stderr, "%s: DIFFERENT: %zu keys moved more than the baselines' noise "
 			"explains (delta [interval at %g%%] q):\n", cprof_progname,
 			j->signif->significant, 100.0 * (1.0 - settings->signif.alpha));
-	if (j->signif)
-		report_keys(j, c->base.merged, c->dist);
+	if (keys_moved)
+		report_keys(j, c->base.merged, c->cand.merged);
 }
 
-/* Reads the baselines and the candidate, and judges them. */
+/* The samples per run of `runs` (in samples), into a new array. */
+static double *run_totals(const struct runs *runs, double units)
+{
+	double *totals = cprof_xcalloc(runs->count, sizeof(*totals));
+	size_t i;
+
+	for (i = 0; i < runs->count; i++)
+		totals[i] = units > 0 ? (double)runs->dists[i]->total / units :
+					(double)runs->dists[i]->total;
+	return totals;
+}
+
+/* --absolute: the samples per run judged. */
+static void judge_cost(struct check *c, const struct settings *settings, double units)
+{
+	double *base = run_totals(&c->base, units), *cand = run_totals(&c->cand, units);
+
+	cprof_cost_compare(base, c->base.count, cand, c->cand.count, settings->signif.alpha,
+			   settings->min_ratio, settings->signif.effect_interval, &c->cost);
+	free(cand);
+	free(base);
+}
+
+/* Reads the baselines and the candidates, and judges them. */
 static void run_check(struct check *c, struct cprof_loader *loader, struct settings *settings)
 {
+	struct cprof_replicates replicates;
 	double units;
 
 	list_baselines(c->dir, &c->base);
-	read_baselines(loader, &c->base);
-	cprof_loader_read(loader, c->candidate, &c->dist);
-	if (c->dist->total == 0)
-		cprof_die("%s: no samples to compare", c->candidate);
+	read_runs(loader, &c->base);
+	read_runs(loader, &c->cand);
 	if (c->base.merged->cum && settings->rule == RULE_TEST)
 		cprof_die("--rule test: a --cum difference has no verdict (a sample counts in many "
 			  "keys); use --rule distance");
@@ -309,9 +393,13 @@ static void run_check(struct check *c, struct cprof_loader *loader, struct setti
 		settings->signif.dispersion = units > 1 ?
 			fmax(1.0, baseline_dispersion(&c->base) / units) :
 			baseline_dispersion(&c->base);
-	c->diff = cprof_diff_compute(c->base.merged, c->dist, settings->k, settings->keys);
-	c->judgement = cprof_judge(c->base.merged, c->dist, c->diff, settings->k, settings->keys,
-				   &settings->signif);
+	replicates.a = (const struct cprof_dist *const *)c->base.dists;
+	replicates.count_a = c->base.count;
+	replicates.b = (const struct cprof_dist *const *)c->cand.dists;
+	replicates.count_b = c->cand.count;
+	c->diff = cprof_diff_compute(c->base.merged, c->cand.merged, settings->k, settings->keys);
+	c->judgement = cprof_judge_replicates(c->base.merged, c->cand.merged, c->diff, settings->k,
+					      settings->keys, &settings->signif, &replicates);
 	if (settings->rule == RULE_DISTANCE) {
 		c->noise = baseline_noise(&c->base, settings);
 		c->threshold = settings->factor * c->noise + settings->margin;
@@ -319,6 +407,26 @@ static void run_check(struct check *c, struct cprof_loader *loader, struct setti
 	} else {
 		c->different = c->judgement->signif->different;
 	}
+	if (settings->absolute) {
+		judge_cost(c, settings, units);
+		c->different |= c->cost.moved;
+	}
+}
+
+static json_t *cost_json(const struct cprof_cost *cost)
+{
+	json_t *object = json_object(), *ci = json_array();
+
+	if (!object || !ci || json_array_append_new(ci, json_real(cost->ci_low)) != 0 ||
+	    json_array_append_new(ci, json_real(cost->ci_high)) != 0)
+		cprof_die_oom();
+	cprof_json_set(object, "baseline", json_real(cost->baseline));
+	cprof_json_set(object, "candidate", json_real(cost->candidate));
+	cprof_json_set(object, "ratio", json_real(cost->ratio));
+	cprof_json_set(object, "ci", ci);
+	cprof_json_set(object, "p_value", json_real(cost->p_value));
+	cprof_json_set(object, "moved", json_boolean(cost->moved));
+	return object;
 }
 
 /* cprof-diff's object, of the merged baselines and the candidate, with
@@ -328,14 +436,18 @@ static json_t *check_json(const struct check *c, const struct settings *settings
 	const struct cprof_dist *a = c->base.merged;
 	double entropy[2];
 	json_t *root = cprof_json_diff(c->dir, c->candidate, a->by, settings->k, settings->keys,
-				       c->diff, a->total, c->dist->total,
+				       c->diff, a->total, c->cand.merged->total,
 				       cprof_entropy_bits(c->base.merged, &entropy[0]),
-				       cprof_entropy_bits(c->dist, &entropy[1]), c->judgement);
+				       cprof_entropy_bits(c->cand.merged, &entropy[1]), c->judgement);
 
 	cprof_json_set(root, "cprof", json_string("regress"));
 	cprof_json_set(root, "rule",
 		       json_string(settings->rule == RULE_TEST ? "test" : "distance"));
 	cprof_json_set(root, "baselines", json_integer((json_int_t)c->base.count));
+	cprof_json_set(root, "candidates", json_integer((json_int_t)c->cand.count));
+	if (c->judgement->signif)
+		cprof_json_set(root, "effect", json_string(settings->signif.effect_interval ?
+							  "interval" : "point"));
 	if (!c->judgement->signif)
 		cprof_json_set(root, "dispersion", json_null());
 	cprof_json_set(root, "verdict", json_string(c->different ? "different" : "same"));
@@ -345,10 +457,27 @@ static json_t *check_json(const struct check *c, const struct settings *settings
 		cprof_json_set(root, "factor", json_real(settings->factor));
 		cprof_json_set(root, "margin", json_real(settings->margin));
 	}
+	if (settings->absolute) {
+		cprof_json_set(root, "min_ratio", json_real(settings->min_ratio));
+		cprof_json_set(root, "cost", cost_json(&c->cost));
+	}
 	return root;
 }
 
-/* The baselines merged and the candidate keyed by stack, for a flame
+/* Reads `runs` again by stack, merged into *dist; returns the run that
+ * holds no stacks (a flat JSON), `err` saying why, or NULL. */
+static const char *read_runs_by_stack(struct cprof_loader *loader, const struct runs *runs,
+				      struct cprof_dist **dist, struct cprof_error *err)
+{
+	size_t i;
+
+	for (i = 0; i < runs->count; i++)
+		if (cprof_loader_try_read(loader, runs->names[i], dist, err) < 0)
+			return runs->names[i];
+	return NULL;
+}
+
+/* The baselines and the candidates merged and keyed by stack, for a flame
  * graph: the check's own when it is keyed so, else read again.  Returns
  * the input that holds no stacks (a flat JSON), `err` saying why, or
  * NULL. */
@@ -356,22 +485,18 @@ static const char *read_stacks(const struct check *c, struct cprof_loader *loade
 			       struct cprof_dist **base, struct cprof_dist **cand,
 			       struct cprof_error *err)
 {
-	size_t i;
+	const char *flat;
 
 	*base = *cand = NULL;
 	if (c->base.merged->by == CPROF_BY_STACK && !c->base.merged->cum) {
 		*base = c->base.merged;
-		*cand = c->dist;
+		*cand = c->cand.merged;
 		return NULL;
 	}
 	loader->key.by = CPROF_BY_STACK;
 	loader->key.cum = false;
-	for (i = 0; i < c->base.count; i++)
-		if (cprof_loader_try_read(loader, c->base.names[i], base, err) < 0)
-			return c->base.names[i];
-	if (cprof_loader_try_read(loader, c->candidate, cand, err) < 0)
-		return c->candidate;
-	return NULL;
+	flat = read_runs_by_stack(loader, &c->base, base, err);
+	return flat ? flat : read_runs_by_stack(loader, &c->cand, cand, err);
 }
 
 /* Draws the check: its flame graph on standard output (--svg), its page
@@ -385,8 +510,8 @@ static void draw(const struct check *c, struct cprof_loader *loader,
 	const struct cprof_judgement *j = c->judgement;
 	struct cprof_page page = { c->dir, c->candidate, settings->rule == RULE_DISTANCE,
 				   c->different, c->noise, c->threshold, c->base.count,
-				   c->base.names, c->base.dists, c->base.merged, c->dist, c->diff,
-				   j, NULL, NULL };
+				   c->base.names, c->base.dists, c->base.merged, c->cand.merged,
+				   c->diff, j, NULL, NULL };
 	const char *flat = read_stacks(c, loader, &base, &cand, &err);
 	bool stacks = flat == NULL;
 	FILE *out;
@@ -419,6 +544,26 @@ static void draw(const struct check *c, struct cprof_loader *loader,
 	}
 }
 
+/* The candidates' name in the JSON: the operand, or the operands joined
+ * by spaces. */
+static char *operands_name(char **operands, int count)
+{
+	size_t length = 1;
+	char *name;
+	int i;
+
+	for (i = 0; i < count; i++)
+		length += strlen(operands[i]) + 1;
+	name = cprof_xmalloc(length);
+	name[0] = '\0';
+	for (i = 0; i < count; i++) {
+		if (i > 0)
+			strcat(name, " ");
+		strcat(name, operands[i]);
+	}
+	return name;
+}
+
 static double non_negative(const char *option, const char *arg)
 {
 	double value = cprof_option_double(option, arg);
@@ -435,6 +580,14 @@ static bool own_option(int opt, const char *arg, struct settings *settings)
 	case 'q':
 		settings->quiet = true;
 		return true;
+	case OPT_ABSOLUTE:
+		settings->absolute = true;
+		return true;
+	case OPT_EFFECT:
+		if (strcmp(arg, "point") != 0 && strcmp(arg, "interval") != 0)
+			cprof_die("--effect: must be point or interval, not '%s'", arg);
+		settings->signif.effect_interval = strcmp(arg, "interval") == 0;
+		return true;
 	case OPT_FACTOR:
 		settings->factor = non_negative("--factor", arg);
 		return true;
@@ -446,6 +599,9 @@ static bool own_option(int opt, const char *arg, struct settings *settings)
 		return true;
 	case OPT_HTML:
 		settings->html = arg;
+		return true;
+	case OPT_MIN_RATIO:
+		settings->min_ratio = non_negative("--min-ratio", arg);
 		return true;
 	case OPT_RULE:
 		if (strcmp(arg, "test") != 0 && strcmp(arg, "distance") != 0)
@@ -464,18 +620,21 @@ int main(int argc, char **argv)
 		CPROF_LOAD_CUM_OPTION,
 		CPROF_OUTPUT_LONG_OPTIONS,
 		CPROF_SIGNIF_LONG_OPTIONS,
+		{ "absolute", no_argument, NULL, OPT_ABSOLUTE },
+		{ "effect", required_argument, NULL, OPT_EFFECT },
 		{ "factor", required_argument, NULL, OPT_FACTOR },
 		{ "help", no_argument, NULL, 'h' },
 		{ "html", required_argument, NULL, OPT_HTML },
 		CPROF_COMPARE_LONG_OPTIONS,
 		{ "margin", required_argument, NULL, OPT_MARGIN },
+		{ "min-ratio", required_argument, NULL, OPT_MIN_RATIO },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "rule", required_argument, NULL, OPT_RULE },
 		{ "svg", no_argument, NULL, OPT_SVG },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct settings settings = { RULE_TEST, CPROF_SIGNIF_DEFAULTS, 2.0, 0.02, 10,
-				     CPROF_KEYS_UNION, false, false, false, NULL };
+				     CPROF_KEYS_UNION, false, false, false, 0.02, false, NULL };
 	struct cprof_loader loader;
 	struct check check;
 	bool text = false;
@@ -501,13 +660,14 @@ int main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc != 2)
+	if (argc < 2)
 		cprof_die("a baseline directory and a candidate needed, not %d operand%s (see --help)",
 			  argc, argc == 1 ? "" : "s");
 	check.dir = argv[0];
-	check.candidate = argv[1];
 	if (settings.svg && settings.compact)
 		cprof_die("--svg and --compact exclude each other (see --help)");
+	check.candidate = operands_name(argv + 1, argc - 1);
+	list_candidates(argv + 1, argc - 1, &check.cand);
 	run_check(&check, &loader, &settings);
 	if (settings.svg || settings.html)
 		draw(&check, &loader, &settings);
@@ -519,8 +679,9 @@ int main(int argc, char **argv)
 	}
 	cprof_judgement_free(check.judgement);
 	cprof_diff_free(check.diff);
-	cprof_dist_free(check.dist);
-	free_baselines(&check.base);
+	free_runs(&check.cand);
+	free_runs(&check.base);
+	free(check.candidate);
 	cprof_loader_free(&loader);
 	return cprof_finish_output(check.different ? EXIT_VERDICT : EXIT_OK);
 }

@@ -144,6 +144,8 @@ static json_t *diff_entry(const struct cprof_diff_entry *e, const struct cprof_j
 		append(ci, json_real(key->ci_high));
 		cprof_json_set(item, "ci", ci);
 	}
+	if (!isnan(key->dispersion))
+		cprof_json_set(item, "dispersion", json_real(key->dispersion));
 	return item;
 }
 

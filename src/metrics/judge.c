@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "judge.h"
+#include "noise.h"
 
 void cprof_warnings_add(struct cprof_warnings *warnings, const char *fmt, ...)
 {
@@ -132,9 +133,51 @@ static void warn_tested(struct cprof_judgement *j, const struct cprof_diff *diff
 				   "keys (-k 0 shows every key)", hidden);
 }
 
-struct cprof_judgement *cprof_judge(const struct cprof_dist *a, const struct cprof_dist *b,
-				    const struct cprof_diff *diff, size_t k, enum cprof_keys keys,
-				    const struct cprof_signif_options *options)
+/* A run's count of every key of j (in samples) into column `run` of
+ * counts (keys x runs), its total into totals[run]. */
+static void run_column(const struct cprof_judgement *j, const struct cprof_dist *dist, size_t run,
+		       size_t runs, uint64_t *counts, uint64_t *totals)
+{
+	size_t i;
+
+	totals[run] = in_samples(dist->total, j->units_per_sample);
+	for (i = 0; i < j->count; i++) {
+		const struct cprof_entry *entry = cprof_dist_find(dist, j->keys[i]);
+
+		counts[i * runs + run] = entry ? in_samples(entry->count, j->units_per_sample) : 0;
+	}
+}
+
+/* Each key's noise from the runs of both sides. */
+static struct cprof_noise *measure_noise(struct cprof_judgement *j,
+					 const struct cprof_replicates *replicates)
+{
+	size_t runs = replicates->count_a + replicates->count_b, r;
+	uint64_t *counts = cprof_xcalloc(j->count * runs + 1, sizeof(*counts));
+	uint64_t *totals = cprof_xcalloc(runs, sizeof(*totals));
+	unsigned char *group = cprof_xcalloc(runs, 1);
+	struct cprof_noise *noise;
+
+	for (r = 0; r < replicates->count_a; r++)
+		run_column(j, replicates->a[r], r, runs, counts, totals);
+	for (r = 0; r < replicates->count_b; r++) {
+		group[replicates->count_a + r] = 1;
+		run_column(j, replicates->b[r], replicates->count_a + r, runs, counts, totals);
+	}
+	noise = cprof_noise_estimate(counts, j->count, runs, totals, group);
+	free(group);
+	free(totals);
+	free(counts);
+	return noise;
+}
+
+/* The fewest runs of A that tell a noisy key from a quiet one. */
+#define FEW_RUNS 5
+
+static struct cprof_judgement *judge(const struct cprof_dist *a, const struct cprof_dist *b,
+				     const struct cprof_diff *diff, size_t k, enum cprof_keys keys,
+				     const struct cprof_signif_options *options,
+				     const struct cprof_replicates *replicates)
 {
 	struct cprof_judgement *j = cprof_xcalloc(1, sizeof(*j));
 	double units_a = cprof_dist_units_per_sample(a), units_b = cprof_dist_units_per_sample(b);
@@ -154,12 +197,42 @@ struct cprof_judgement *cprof_judge(const struct cprof_dist *a, const struct cpr
 	j->total_a = in_samples(a->total, units_a);
 	j->total_b = in_samples(b->total, units_a);
 	gather_keys(j, a, b);
-	j->signif = cprof_signif_compute(j->pairs, j->count, j->total_a, j->total_b, options);
+	if (replicates) {
+		size_t df = replicates->count_a - 1 +
+			    (replicates->count_b > 1 ? replicates->count_b - 1 : 0);
+
+		j->noise = measure_noise(j, replicates);
+		j->options.noise = j->noise;
+		if (replicates->count_a < FEW_RUNS)
+			cprof_warnings_add(&j->warnings,
+					   "%zu runs of A: a key's own noise is measured on %zu "
+					   "degree%s of freedom, too few to tell a noisy key from a "
+					   "quiet one; %d runs or more are needed", replicates->count_a,
+					   df, df == 1 ? "" : "s", FEW_RUNS);
+	}
+	j->signif = cprof_signif_compute(j->pairs, j->count, j->total_a, j->total_b, &j->options);
 	test_compared(j, diff);
 	cprof_manhattan_null(j->pairs, j->count, j->total_a, j->total_b, k, keys == CPROF_KEYS_A,
 			     options->dispersion, options->alpha, 0, &j->null);
 	warn_tested(j, diff);
 	return j;
+}
+
+struct cprof_judgement *cprof_judge(const struct cprof_dist *a, const struct cprof_dist *b,
+				    const struct cprof_diff *diff, size_t k, enum cprof_keys keys,
+				    const struct cprof_signif_options *options)
+{
+	return judge(a, b, diff, k, keys, options, NULL);
+}
+
+struct cprof_judgement *cprof_judge_replicates(const struct cprof_dist *a,
+					       const struct cprof_dist *b,
+					       const struct cprof_diff *diff, size_t k,
+					       enum cprof_keys keys,
+					       const struct cprof_signif_options *options,
+					       const struct cprof_replicates *runs)
+{
+	return judge(a, b, diff, k, keys, options, runs);
 }
 
 const struct cprof_key_signif *cprof_judgement_key(const struct cprof_judgement *judgement,
@@ -178,6 +251,7 @@ void cprof_judgement_free(struct cprof_judgement *judgement)
 	if (!judgement)
 		return;
 	cprof_signif_free(judgement->signif);
+	cprof_noise_free(judgement->noise);
 	free(judgement->pairs);
 	free(judgement->keys);
 	free(judgement);

@@ -41,6 +41,17 @@ struct cprof_judgement {
 	double units_per_sample;
 	uint64_t total_a;              /* the totals in samples */
 	uint64_t total_b;
+	/* Each key's own noise, from replicate runs (cprof_judge_replicates);
+	 * NULL: every key has options.dispersion. */
+	struct cprof_noise *noise;
+};
+
+/* Replicate runs of each side: A is the merge of the runs a, B of b. */
+struct cprof_replicates {
+	const struct cprof_dist *const *a;
+	size_t count_a;
+	const struct cprof_dist *const *b;
+	size_t count_b;
 };
 
 /* Judges the difference `diff` of `a` and `b` (as cprof_diff_compute made
@@ -50,6 +61,17 @@ struct cprof_judgement {
 struct cprof_judgement *cprof_judge(const struct cprof_dist *a, const struct cprof_dist *b,
 				    const struct cprof_diff *diff, size_t k, enum cprof_keys keys,
 				    const struct cprof_signif_options *options);
+
+/* cprof_judge, each key tested against its own noise: measured on the
+ * runs of `runs` (noise.h: within the runs of A and within those of B),
+ * moderated towards the law of the profile's keys.  Warns when fewer
+ * than 5 runs of A measure it. */
+struct cprof_judgement *cprof_judge_replicates(const struct cprof_dist *a,
+					       const struct cprof_dist *b,
+					       const struct cprof_diff *diff, size_t k,
+					       enum cprof_keys keys,
+					       const struct cprof_signif_options *options,
+					       const struct cprof_replicates *runs);
 
 /* The significance of `key`, or NULL when it has none. */
 const struct cprof_key_signif *cprof_judgement_key(const struct cprof_judgement *judgement,

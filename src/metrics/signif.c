@@ -17,6 +17,7 @@
 
 #include <glib.h>
 
+#include "noise.h"
 #include "signif.h"
 #include "sum.h"
 #include "lib/util.h"
@@ -309,13 +310,98 @@ void cprof_gtest(const struct cprof_pair *pairs, size_t n, uint64_t total_a, uin
 	free(columns);
 }
 
-/* Tests one known key into *key. */
-static void test_key(const struct cprof_pair *pair, uint64_t total_a, uint64_t total_b,
+/* Posterior weights below this are left out of a key's mixture. */
+#define NEGLIGIBLE_WEIGHT 1e-9
+
+/* log P(B = k) for B beta-binomial(n, shape_b, shape_a). */
+static double betabinomial_log_pmf(double k, double n, double shape_b, double shape_a)
+{
+	return lgamma(n + 1) - lgamma(k + 1) - lgamma(n - k + 1) + lgamma(k + shape_b) +
+	       lgamma(n - k + shape_a) - lgamma(n + shape_a + shape_b) - lgamma(shape_b) -
+	       lgamma(shape_a) + lgamma(shape_a + shape_b);
+}
+
+/* The tail of B beyond k (upward or downward), summed from k outwards
+ * until the terms no longer count. */
+static double betabinomial_tail(double k, double n, double shape_b, double shape_a, bool upper)
+{
+	double sum = 0.0, x;
+
+	for (x = k; x >= 0 && x <= n; x += upper ? 1 : -1) {
+		double term = exp(betabinomial_log_pmf(x, n, shape_b, shape_a));
+
+		sum += term;
+		if (term < 1e-17 * sum || (sum == 0 && fabs(x - k) > 1e6))
+			break;
+	}
+	return sum;
+}
+
+/* Above this the gamma shapes of the compound test are sampling alone. */
+#define SHAPE_POISSON 1e8
+
+/* The two-sided p-value of "the key has the same share in A and B" when
+ * each run's rate of the key is a gamma whose variance makes the count's
+ * phi times sampling's (the negative binomial of edgeR's exact test): the
+ * rates of A and B, summed over their runs, are gammas of one scale and
+ * shapes S = pi N / ((phi - 1)(1 - pi)) for each side's N samples (pi the
+ * pooled share), so that given the pooled count n, count_b is
+ * beta-binomial(n, S_b, S_a); twice the smaller tail.  Its right skew is
+ * what a noisy key's few samples have; the normal approximation of the
+ * scaled G-test misses it.  At phi 1, cprof_share_test. */
+static double compound_test(uint64_t count_a, uint64_t total_a, uint64_t count_b,
+			    uint64_t total_b, double phi)
+{
+	double n = (double)count_a + (double)count_b, total = (double)total_a + (double)total_b;
+	double share = n / total, scale, shape_a, shape_b, mean;
+
+	if (phi <= 1.0 || n == 0 || share >= 1)
+		return cprof_share_test(count_a, total_a, count_b, total_b, phi);
+	scale = (phi - 1.0) * (1.0 - share);
+	shape_a = share * (double)total_a / scale;
+	shape_b = share * (double)total_b / scale;
+	if (shape_a + shape_b > SHAPE_POISSON)
+		return cprof_share_test(count_a, total_a, count_b, total_b, phi);
+	mean = n * shape_b / (shape_a + shape_b);
+	return fmin(1.0, 2.0 * betabinomial_tail((double)count_b, n, shape_b, shape_a,
+						 (double)count_b >= mean));
+}
+
+/* Posterior weights below this are left out of a key's mixture. */
+#define NEGLIGIBLE_WEIGHT 1e-9
+
+/* The p-value of key `i` as the mixture over its posterior of the
+ * compound tests at each phi of the grid. */
+static double mixture_test(const struct cprof_pair *pair, uint64_t total_a, uint64_t total_b,
+			   const struct cprof_noise *noise, size_t i)
+{
+	const double *phi, *post = cprof_noise_posterior(noise, i);
+	size_t g, grid = cprof_noise_grid(noise, &phi);
+	double p = 0.0, used = 0.0;
+
+	for (g = 0; g < grid; g++) {
+		if (post[g] < NEGLIGIBLE_WEIGHT)
+			continue;
+		p += post[g] * compound_test(pair->count_a, total_a, pair->count_b, total_b, phi[g]);
+		used += post[g];
+	}
+	return used > 0 ? fmin(1.0, p / used) : 1.0;
+}
+
+/* Tests known key `i` into *key. */
+static void test_key(const struct cprof_pair *pair, size_t i, uint64_t total_a, uint64_t total_b,
 		     const struct cprof_signif_options *options, struct cprof_key_signif *key)
 {
-	key->p_value = cprof_share_test(pair->count_a, total_a, pair->count_b, total_b,
-					options->dispersion);
-	cprof_delta_interval(pair->count_a, total_a, pair->count_b, total_b, options->dispersion,
+	double phi = options->dispersion;
+
+	if (options->noise) {
+		key->p_value = mixture_test(pair, total_a, total_b, options->noise, i);
+		key->dispersion = cprof_noise_mean(options->noise, i);
+		phi = cprof_noise_interval_phi(options->noise, i, options->alpha);
+	} else {
+		key->p_value = cprof_share_test(pair->count_a, total_a, pair->count_b, total_b, phi);
+	}
+	cprof_delta_interval(pair->count_a, total_a, pair->count_b, total_b, phi,
 			     1.0 - options->alpha, &key->ci_low, &key->ci_high);
 }
 
@@ -326,7 +412,7 @@ void cprof_signif_test(struct cprof_signif *signif, const struct cprof_pair *pai
 
 	if (key->tested || !pairs[i].known)
 		return;
-	test_key(&pairs[i], total_a, total_b, options, key);
+	test_key(&pairs[i], i, total_a, total_b, options, key);
 	key->tested = true;
 }
 
@@ -340,6 +426,16 @@ static bool could_show(const struct cprof_pair *pair, uint64_t total_a, uint64_t
 	uint64_t smaller = total_a < total_b ? total_a : total_b;
 
 	return pair->known && pooled > 0 && pooled >= min_effect * (double)smaller;
+}
+
+/* Whether a key moved by min_effect: its point estimate, or with
+ * effect_interval its whole interval. */
+static bool moved(const struct cprof_key_signif *key, double delta,
+		  const struct cprof_signif_options *options)
+{
+	if (!options->effect_interval)
+		return fabs(delta) >= options->min_effect;
+	return key->ci_low >= options->min_effect || key->ci_high <= -options->min_effect;
 }
 
 /* The Benjamini-Hochberg correction over the keys that could show
@@ -369,7 +465,7 @@ static void correct(const struct cprof_pair *pairs, uint64_t total_a, uint64_t t
 
 		key->q_value = p[i];
 		key->corrected = true;
-		key->significant = key->q_value <= options->alpha && fabs(delta) >= options->min_effect;
+		key->significant = key->q_value <= options->alpha && moved(key, delta, options);
 		signif->significant += key->significant;
 	}
 	signif->corrected = m;
@@ -394,6 +490,7 @@ struct cprof_signif *cprof_signif_compute(const struct cprof_pair *pairs, size_t
 		key->p_value = NAN;
 		key->ci_low = NAN;
 		key->ci_high = NAN;
+		key->dispersion = NAN;
 		if (could_show(&pairs[i], total_a, total_b, options->min_effect))
 			cprof_signif_test(signif, pairs, i, total_a, total_b, options);
 	}

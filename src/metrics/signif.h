@@ -18,15 +18,28 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct cprof_noise;
+
 /* What a verdict asks. */
 struct cprof_signif_options {
 	double alpha;          /* 0 < alpha < 1: the level of tests and intervals */
 	double min_effect;     /* 0 <= min_effect < 1: the least |delta| a verdict counts */
 	double dispersion;     /* phi >= 1 */
+	/* false: a key moved when its |delta| >= min_effect (the point
+	 * estimate); true: when its whole interval lies beyond +-min_effect. */
+	bool effect_interval;
+	/* NULL: every key's variance is `dispersion` times sampling's.  Else
+	 * each key's own (noise.h, indexed as the pairs): its p-value is the
+	 * mixture over its posterior of the compound tests at each phi of the
+	 * grid (given the pooled count, B's count beta-binomial: each run's
+	 * rate of the key a gamma, the negative binomial of edgeR's exact
+	 * test), its interval Newcombe's at cprof_noise_interval_phi. */
+	const struct cprof_noise *noise;
 };
 
-/* The contract's defaults: alpha 0.01, min_effect 0.005, dispersion 1. */
-#define CPROF_SIGNIF_DEFAULTS { 0.01, 0.005, 1.0 }
+/* The contract's defaults: alpha 0.01, min_effect 0.005, dispersion 1,
+ * the point rule, one dispersion for every key. */
+#define CPROF_SIGNIF_DEFAULTS { 0.01, 0.005, 1.0, false, NULL }
 
 /* One key's counts on both sides. */
 struct cprof_pair {
@@ -81,9 +94,11 @@ struct cprof_key_signif {
 	double q_value;        /* 1 when left out of the correction */
 	double ci_low;         /* the interval of delta at level 1 - alpha */
 	double ci_high;
+	double dispersion;     /* the key's own phi (posterior mean); NaN without noise */
 	bool tested;           /* p_value and the interval are computed */
 	bool corrected;        /* among the keys of the correction */
-	bool significant;      /* q_value <= alpha and |delta| >= min_effect */
+	bool significant;      /* q_value <= alpha and moved by min_effect (by the
+				* point estimate or the interval, as asked) */
 };
 
 /* The significance of a whole difference. */

@@ -1,0 +1,441 @@
+/* stats-replicates: the calibration of cprof-regress's verdicts over
+ * several runs on each side (issue 27), by simulation.
+ *
+ * Each trial is a program of Zipf shares (s = 1, 200 keys) whose keys
+ * have dispersions of their own, drawn from a heavy-tailed law (most near
+ * 1.5, a few near 20, as address skid makes), and whose runs' totals vary
+ * by a few percent.  BASELINES runs of it are judged against CANDIDATES
+ * runs of the same program (false alarms), of a uniformly slower build
+ * (every count 5% more for the same work), or of a build where the third
+ * key (5.67%) gained points, with the library calls cprof-regress makes:
+ * cprof_noise_estimate on the runs, cprof_signif_compute with it,
+ * cprof_cost_compare for --absolute.  Beside them, the rule of cprof 0.1
+ * before this work: one dispersion for the whole profile
+ * (cprof_dispersion_estimate of the baselines).  Seeded: the same options
+ * print the same table.  The targets end the output as PASS/FAIL lines;
+ * exit 1 when one fails, 2 on trouble.
+ *
+ *   stats-replicates [--seed S] [--trials N] [--cells null|power] */
+#include "config.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "lib/util.h"
+#include "metrics/cost.h"
+#include "metrics/noise.h"
+#include "metrics/signif.h"
+
+#define KEYS 200
+#define SHIFTED 2               /* the third key, 5.67% */
+#define SAMPLES 10000           /* a run's samples, before its total varies */
+#define MAX_RUNS 13
+
+/* The law of a key's dispersion: with probability NOISY_SHARE near
+ * NOISY_PHI, else near QUIET_PHI; log-normal around each (sd LOG_SD). */
+#define QUIET_PHI 1.5
+#define NOISY_PHI 20.0
+#define NOISY_SHARE 0.05
+#define LOG_SD 0.3
+
+static const struct cprof_signif_options defaults = CPROF_SIGNIF_DEFAULTS;
+#define MIN_RATIO 0.02          /* --min-ratio's default */
+
+/* What a cell draws. */
+struct cell {
+	size_t baselines;
+	size_t candidates;
+	double total_sd;       /* of a run's total, on the log scale */
+	double slowdown;       /* the candidates' counts x (1 + slowdown) */
+	double gain;           /* the shifted key's gain, in share */
+	bool quiet;            /* the shifted key's dispersion QUIET_PHI, not drawn */
+};
+
+/* How often each rule said different. */
+struct rates {
+	double point;          /* the keys, point rule (the default) */
+	double interval;       /* the keys, --effect interval */
+	double absolute;       /* the keys (point) or the cost: --absolute */
+	double cost;           /* the cost alone */
+	double single_phi;     /* one dispersion for the whole profile */
+};
+
+/* One trial's program and runs. */
+struct scratch {
+	double shares[KEYS];
+	double moved[KEYS];
+	double phi[KEYS];
+	double theta[KEYS];
+	unsigned int draw[KEYS];
+	uint64_t table[KEYS * MAX_RUNS];       /* keys x runs */
+	uint64_t base_rows[MAX_RUNS * KEYS];   /* runs x keys, the baselines */
+	uint64_t totals[MAX_RUNS];
+	unsigned char group[MAX_RUNS];
+	struct cprof_pair pairs[KEYS];
+};
+
+static void zipf(double *p)
+{
+	double sum = 0.0;
+	size_t i;
+
+	for (i = 0; i < KEYS; i++)
+		sum += 1.0 / (double)(i + 1);
+	for (i = 0; i < KEYS; i++)
+		p[i] = 1.0 / (double)(i + 1) / sum;
+}
+
+static double draw_phi(gsl_rng *rng)
+{
+	double center = gsl_rng_uniform(rng) < NOISY_SHARE ? NOISY_PHI : QUIET_PHI;
+
+	return fmax(1.01, center * exp(gsl_ran_gaussian(rng, LOG_SD)));
+}
+
+/* One run of `shares` into column `run` of s->table: its total
+ * SAMPLES x e^(total_sd Z) x scale, each key's share drawn with variance
+ * (phi_k - 1) share (1 - share) / samples around it (a gamma, the draws
+ * renormalized), then the samples multinomial. */
+static void draw_run(gsl_rng *rng, const double *shares, double total_sd, double scale,
+		     struct scratch *s, size_t run, size_t runs)
+{
+	double samples = (double)SAMPLES * exp(gsl_ran_gaussian(rng, total_sd)) * scale, sum = 0.0;
+	unsigned int total = (unsigned int)lround(samples);
+	size_t k;
+
+	for (k = 0; k < KEYS; k++) {
+		double c = samples / ((s->phi[k] - 1.0) * (1.0 - shares[k]));
+
+		s->theta[k] = gsl_ran_gamma(rng, shares[k] * c, 1.0 / c);
+		sum += s->theta[k];
+	}
+	for (k = 0; k < KEYS; k++)
+		s->theta[k] /= sum;
+	gsl_ran_multinomial(rng, KEYS, total, s->theta, s->draw);
+	for (k = 0; k < KEYS; k++)
+		s->table[k * runs + run] = s->draw[k];
+	s->totals[run] = total;
+}
+
+/* The shares with the shifted key raised by `gain`, from the others in
+ * proportion. */
+static void shift(const double *shares, double gain, double *moved)
+{
+	double old = shares[SHIFTED], scale = (1.0 - old - gain) / (1.0 - old);
+	size_t k;
+
+	for (k = 0; k < KEYS; k++)
+		moved[k] = shares[k] * scale;
+	moved[SHIFTED] = old + gain;
+}
+
+static bool keys_different(const struct cprof_pair *pairs, size_t n, uint64_t total_a,
+			   uint64_t total_b, const struct cprof_signif_options *options)
+{
+	struct cprof_signif *signif = cprof_signif_compute(pairs, n, total_a, total_b, options);
+	bool different = signif->different;
+
+	cprof_signif_free(signif);
+	return different;
+}
+
+/* The verdicts of the point rule (bit 0) and of the interval rule (bit 1)
+ * from one computation: the interval rule's significant keys are the
+ * point rule's corrected keys whose interval lies beyond +-min_effect, as
+ * signif.c decides them. */
+static unsigned both_rules(const struct cprof_pair *pairs, size_t n, uint64_t total_a,
+			   uint64_t total_b, const struct cprof_signif_options *options)
+{
+	struct cprof_signif *signif = cprof_signif_compute(pairs, n, total_a, total_b, options);
+	unsigned result = signif->different ? 1 : 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct cprof_key_signif *key = &signif->keys[i];
+
+		if (key->corrected && key->q_value <= options->alpha &&
+		    (key->ci_low >= options->min_effect || key->ci_high <= -options->min_effect))
+			result |= 2;
+	}
+	cprof_signif_free(signif);
+	return result;
+}
+
+/* One trial: bit 0 point, 1 interval, 2 absolute, 3 cost, 4 single phi. */
+static unsigned trial(gsl_rng *rng, const struct cell *cell, struct scratch *s)
+{
+	size_t runs = cell->baselines + cell->candidates, r, k, n = 0;
+	struct cprof_signif_options options = defaults;
+	double base[MAX_RUNS], cand[MAX_RUNS];
+	uint64_t total_a = 0, total_b = 0, *table;
+	const double *cand_shares = s->shares;
+	struct cprof_noise *noise;
+	struct cprof_cost cost;
+	unsigned result = 0;
+
+	for (k = 0; k < KEYS; k++)
+		s->phi[k] = draw_phi(rng);
+	if (cell->quiet)
+		s->phi[SHIFTED] = QUIET_PHI;
+	if (cell->gain > 0) {
+		shift(s->shares, cell->gain, s->moved);
+		cand_shares = s->moved;
+	}
+	for (r = 0; r < runs; r++) {
+		bool candidate = r >= cell->baselines;
+
+		s->group[r] = candidate;
+		draw_run(rng, candidate ? cand_shares : s->shares, cell->total_sd,
+			 candidate ? 1.0 + cell->slowdown : 1.0, s, r, runs);
+		*(candidate ? &total_b : &total_a) += s->totals[r];
+		(candidate ? cand : base)[candidate ? r - cell->baselines : r] = (double)s->totals[r];
+	}
+	/* The keys with samples, as cprof-regress's judgement has them. */
+	table = cprof_xcalloc(KEYS * runs, sizeof(*table));
+	for (k = 0; k < KEYS; k++) {
+		uint64_t a = 0, b = 0;
+
+		for (r = 0; r < runs; r++)
+			*(s->group[r] ? &b : &a) += s->table[k * runs + r];
+		if (a + b == 0)
+			continue;
+		s->pairs[n].count_a = a;
+		s->pairs[n].count_b = b;
+		s->pairs[n].known = true;
+		memcpy(&table[n * runs], &s->table[k * runs], runs * sizeof(*table));
+		n++;
+	}
+	noise = cprof_noise_estimate(table, n, runs, s->totals, s->group);
+	options.noise = noise;
+	result |= both_rules(s->pairs, n, total_a, total_b, &options);
+	cprof_cost_compare(base, cell->baselines, cand, cell->candidates, defaults.alpha, MIN_RATIO,
+			   false, &cost);
+	if ((result & 1) || cost.moved)
+		result |= 4;
+	if (cost.moved)
+		result |= 8;
+	/* Today's rule: the whole profile's dispersion from the baselines. */
+	for (r = 0; r < cell->baselines; r++)
+		for (k = 0; k < KEYS; k++)
+			s->base_rows[r * KEYS + k] = s->table[k * runs + r];
+	options = defaults;
+	options.dispersion = cprof_dispersion_estimate(s->base_rows, cell->baselines, KEYS);
+	if (keys_different(s->pairs, n, total_a, total_b, &options))
+		result |= 16;
+	cprof_noise_free(noise);
+	free(table);
+	return result;
+}
+
+static void run_cell(gsl_rng *rng, const struct cell *cell, size_t trials, struct scratch *s,
+		     struct rates *out)
+{
+	size_t t, hits[5] = { 0 }, b;
+
+	for (t = 0; t < trials; t++) {
+		unsigned result = trial(rng, cell, s);
+
+		for (b = 0; b < 5; b++)
+			hits[b] += (result >> b) & 1;
+	}
+	out->point = (double)hits[0] / (double)trials;
+	out->interval = (double)hits[1] / (double)trials;
+	out->absolute = (double)hits[2] / (double)trials;
+	out->cost = (double)hits[3] / (double)trials;
+	out->single_phi = (double)hits[4] / (double)trials;
+}
+
+static void print_row(const struct cell *cell, const struct rates *r)
+{
+	printf("%5zu %5zu %6.0f%% %+5.0f%% %+5.0f%s %7.1f%% %8.1f%% %8.1f%% %6.1f%% %9.1f%%\n",
+	       cell->baselines, cell->candidates, 100.0 * cell->total_sd, 100.0 * cell->slowdown,
+	       100.0 * cell->gain, cell->quiet ? "q" : " ", 100.0 * r->point, 100.0 * r->interval, 100.0 * r->absolute,
+	       100.0 * r->cost, 100.0 * r->single_phi);
+}
+
+static bool target(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static bool target(bool ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s ", ok ? "PASS" : "FAIL");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	return ok;
+}
+
+/* The cells: false alarms over 3, 5, 10 baselines x 1, 3 candidates and
+ * totals varying by 1% and 2%; then the powers. */
+static const struct cell null_cells[] = {
+	{ 3, 1, 0.01, 0, 0, false }, { 3, 3, 0.01, 0, 0, false }, { 5, 1, 0.01, 0, 0, false }, { 5, 3, 0.01, 0, 0, false },
+	{ 10, 1, 0.01, 0, 0, false }, { 10, 3, 0.01, 0, 0, false }, { 3, 1, 0.02, 0, 0, false }, { 3, 3, 0.02, 0, 0, false },
+	{ 5, 1, 0.02, 0, 0, false }, { 5, 3, 0.02, 0, 0, false }, { 10, 1, 0.02, 0, 0, false }, { 10, 3, 0.02, 0, 0, false },
+};
+static const struct cell power_cells[] = {
+	{ 5, 3, 0.01, 0.05, 0, false }, { 5, 1, 0.01, 0.05, 0, false }, { 10, 3, 0.01, 0.05, 0, false },
+	{ 5, 3, 0.02, 0.05, 0, false },
+	{ 5, 3, 0.01, 0, 0.02, false }, { 5, 1, 0.01, 0, 0.02, false }, { 5, 1, 0.01, 0, 0.03, false },
+	{ 3, 3, 0.01, 0, 0.02, false }, { 10, 3, 0.01, 0, 0.02, false }, { 10, 1, 0.01, 0, 0.03, false },
+	{ 5, 3, 0.01, 0, 0.02, true }, { 5, 1, 0.01, 0, 0.03, true },
+};
+
+/* The worst false-alarm rate of the cells with `baselines` (keys, and
+ * keys or cost). */
+static double worst_null(const struct rates *r, size_t baselines, bool absolute)
+{
+	double worst = 0.0;
+	size_t i;
+
+	for (i = 0; i < sizeof(null_cells) / sizeof(*null_cells); i++)
+		if (null_cells[i].baselines == baselines)
+			worst = fmax(worst, fmax(r[i].point, absolute ? r[i].absolute : 0.0));
+	return worst;
+}
+
+static bool judge(const struct rates *null, const struct rates *power)
+{
+	static const size_t limits[][2] = { { 10, 2 }, { 5, 5 }, { 3, 10 } };
+	bool ok = true;
+	size_t i;
+
+	printf("\n== targets\n");
+	for (i = 0; i < 3; i++) {
+		double worst = worst_null(null, limits[i][0], true);
+
+		ok &= target(worst <= (double)limits[i][1] / 100.0,
+			     "false alarms <= %zu%% with %zu baselines, with and without --absolute "
+			     "(worst %.1f%%)", limits[i][1], limits[i][0], 100.0 * worst);
+	}
+	ok &= target(power[0].absolute >= 0.90,
+		     "a uniform 5%% slowdown found >= 90%% with 5 baselines and 3 candidates, "
+		     "totals varying by 1%% (%.1f%%)", 100.0 * power[0].absolute);
+	ok &= target(power[4].point >= 0.90,
+		     "the 5.7%% key at 7.7%% found >= 90%% with 5 baselines and 3 candidates (%.1f%%)",
+		     100.0 * power[4].point);
+	ok &= target(power[6].point >= 0.90,
+		     "the 5.7%% key at 8.7%% found >= 90%% with 5 baselines and 1 candidate (%.1f%%)",
+		     100.0 * power[6].point);
+	printf("     the same two with the key's own dispersion %g: %.1f%% and %.1f%%\n", QUIET_PHI,
+	       100.0 * power[10].point, 100.0 * power[11].point);
+	return ok;
+}
+
+static void usage(void) __attribute__((noreturn));
+
+static void usage(void)
+{
+	printf("usage: %s [--seed S] [--trials N] [--cells null|power]\n"
+	       "Simulate replicate runs and print how often cprof-regress's verdicts are wrong\n"
+	       "and right.\n"
+	       "  --seed S     the generator's seed (default 1)\n"
+	       "  --trials N   trials a cell (default 1000)\n"
+	       "  --cells C    only the false alarms (null) or the powers (power)\n"
+	       "  -h, --help   this help\n",
+	       cprof_progname);
+	exit(cprof_finish_output(EXIT_OK));
+}
+
+static void header(void)
+{
+	printf("%5s %5s %7s %6s %5s  %8s %9s %9s %7s %10s\n", "base", "cand", "totals", "slower",
+	       "gain", "point", "interval", "absolute", "cost", "single-phi");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "cells", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "trials", required_argument, NULL, 'n' },
+		{ NULL, 0, NULL, 0 },
+	};
+	size_t nnull = sizeof(null_cells) / sizeof(*null_cells);
+	size_t npower = sizeof(power_cells) / sizeof(*power_cells);
+	struct rates null[sizeof(null_cells) / sizeof(*null_cells)];
+	struct rates power[sizeof(power_cells) / sizeof(*power_cells)];
+	uint64_t seed = 1, trials = 1000;
+	unsigned long cell = 0;
+	struct scratch *s;
+	char only = 0;
+	gsl_rng *rng;
+	size_t i;
+	bool ok;
+	int opt;
+
+	cprof_set_progname(argv[0]);
+	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+		switch (opt) {
+		case 'c':
+			if (strcmp(optarg, "null") != 0 && strcmp(optarg, "power") != 0)
+				cprof_die("--cells: must be null or power, not '%s'", optarg);
+			only = optarg[0];
+			break;
+		case 'h':
+			usage();
+		case 'n':
+			trials = cprof_option_u64("--trials", optarg);
+			if (trials < 5 || trials > 1000000)
+				cprof_die("--trials: not between 5 and 1000000: '%s'", optarg);
+			break;
+		case 's':
+			seed = cprof_option_u64("--seed", optarg);
+			break;
+		default:
+			cprof_bad_option(opt, argv, options);
+		}
+	}
+	if (optind != argc)
+		cprof_die("no operands expected (see --help)");
+	gsl_set_error_handler_off();
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	s = cprof_xcalloc(1, sizeof(*s));
+	if (!rng)
+		cprof_die_oom();
+	zipf(s->shares);
+	printf("stats-replicates: seed %" PRIu64 ", %" PRIu64 " trials a cell; alpha %g, "
+	       "min_effect %g, min_ratio %g\n"
+	       "  Zipf s=1 over %d keys, %d samples a run before its total varies (log-normal,\n"
+	       "  sd 'totals'); each key's dispersion drawn per trial: %.0f%% near %g, %.0f%% near "
+	       "%g\n  (log-normal, sd %g on the log scale)\n"
+	       "  point: the keys, the default rule; interval: the keys, --effect interval;\n"
+	       "  absolute: the keys or the cost, --absolute; cost: the cost alone;\n"
+	       "  single-phi: one dispersion for the whole profile (cprof 0.1 before issue 27)\n",
+	       seed, trials, defaults.alpha, defaults.min_effect, MIN_RATIO, KEYS, SAMPLES,
+	       100.0 * (1 - NOISY_SHARE), QUIET_PHI, 100.0 * NOISY_SHARE, NOISY_PHI, LOG_SD);
+	printf("\n== false alarms: runs of one build\n");
+	header();
+	for (i = 0; i < nnull && only != 'p'; i++) {
+		gsl_rng_set(rng, seed * 1000 + cell++);
+		run_cell(rng, &null_cells[i], (size_t)trials, s, &null[i]);
+		print_row(&null_cells[i], &null[i]);
+		fflush(stdout);
+	}
+	printf("\n== power: a slower build, or the third key (5.67%%) gaining points\n"
+	       "   (gain 'q': the third key's own dispersion %g, not drawn from the law)\n",
+	       QUIET_PHI);
+	header();
+	cell = nnull;
+	for (i = 0; i < npower && only != 'n'; i++) {
+		gsl_rng_set(rng, seed * 1000 + cell++);
+		run_cell(rng, &power_cells[i], (size_t)trials, s, &power[i]);
+		print_row(&power_cells[i], &power[i]);
+		fflush(stdout);
+	}
+	ok = only ? true : judge(null, power);
+	free(s);
+	gsl_rng_free(rng);
+	return cprof_finish_output(ok ? EXIT_OK : EXIT_VERDICT);
+}

@@ -1,0 +1,289 @@
+/* noise.c: each key's run-to-run noise, measured on replicate runs and
+ * moderated towards the law of the profile's keys (empirical Bayes on a
+ * grid).  See noise.h for the model. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+
+#include "noise.h"
+#include "lib/util.h"
+
+/* The grid: phi = GRID_STEP^g, g = 0 .. GRID - 1 (1 to about 1,000). */
+#define GRID 32
+#define GRID_STEP 1.25
+
+/* A group's runs measure a key only where its expected count in the
+ * group's smallest run is this much: below, Pearson's X2 is not a
+ * chi-squared of any use. */
+#define MEASURED_EXPECTED 3.0
+
+/* The EM of the prior stops after this many rounds or when no weight
+ * moves by more than EM_TOLERANCE. */
+#define EM_ROUNDS 2000
+#define EM_TOLERANCE 1e-7
+
+/* Pseudo-keys at the pooled phi in the prior's fit: a profile of few keys
+ * has a prior near the whole profile's dispersion, not one spike per key. */
+#define PRIOR_PSEUDO_KEYS 1.0
+
+/* A measured key's prior keeps a diffuse part, uniform on the grid up to
+ * this phi, of weight 1 / (measured keys + 1): with few keys the law they
+ * estimate is uncertain, and a key's own runs then weigh as in a t test. */
+#define DIFFUSE_PHI 100.0
+
+/* The prior weight on phi of this much or more is what the report calls
+ * its noisy keys. */
+#define NOISY_PHI 4.0
+
+struct cprof_noise {
+	size_t keys;
+	double phi[GRID];
+	double prior[GRID];
+	double *posterior;     /* keys x GRID */
+	unsigned *df;
+};
+
+/* One key's Pearson X2 over the runs of group `g`, adding its degrees of
+ * freedom to *df; 0 when the group does not measure it. */
+static double group_pearson(const uint64_t *counts, size_t runs, const uint64_t *totals,
+			    const unsigned char *group, unsigned char g, unsigned *df)
+{
+	double sum = 0.0, total = 0.0, smallest = INFINITY, share, x2 = 0.0;
+	size_t r, n = 0;
+
+	for (r = 0; r < runs; r++) {
+		if (group[r] != g || totals[r] == 0)
+			continue;
+		sum += (double)counts[r];
+		total += (double)totals[r];
+		smallest = fmin(smallest, (double)totals[r]);
+		n++;
+	}
+	if (n < 2 || total <= 0)
+		return 0.0;
+	share = sum / total;
+	if (share <= 0 || share >= 1 || share * smallest < MEASURED_EXPECTED ||
+	    (1 - share) * smallest < MEASURED_EXPECTED)
+		return 0.0;
+	for (r = 0; r < runs; r++) {
+		double expected, d;
+
+		if (group[r] != g || totals[r] == 0)
+			continue;
+		expected = (double)totals[r] * share;
+		d = (double)counts[r] - expected;
+		x2 += d * d / (expected * (1 - share));
+	}
+	*df += (unsigned)(n - 1);
+	return x2;
+}
+
+/* The log-likelihood of X2 = x2 on df degrees of freedom at each phi of
+ * the grid (X2 / phi chi-squared), less its largest, into loglik. */
+static void likelihood(const struct cprof_noise *noise, double x2, unsigned df, double *loglik)
+{
+	double top = -INFINITY;
+	size_t g;
+
+	for (g = 0; g < GRID; g++) {
+		loglik[g] = -0.5 * (double)df * log(noise->phi[g]) - 0.5 * x2 / noise->phi[g];
+		top = fmax(top, loglik[g]);
+	}
+	for (g = 0; g < GRID; g++)
+		loglik[g] = exp(loglik[g] - top);
+}
+
+/* The grid point nearest the pooled phi, sum X2 / sum df (at least 1). */
+static size_t pooled_point(double x2, double df)
+{
+	double phi = df > 0 ? fmax(1.0, x2 / df) : 1.0;
+	size_t g = (size_t)lround(log(phi) / log(GRID_STEP));
+
+	return g < GRID ? g : GRID - 1;
+}
+
+/* Fits the prior's weights to the keys' likelihoods (lik: keys x GRID,
+ * only the keys with df > 0) by EM, with PRIOR_PSEUDO_KEYS at grid point
+ * `pooled`. */
+static void fit_prior(struct cprof_noise *noise, const double *lik, size_t pooled)
+{
+	double next[GRID], post[GRID];
+	size_t round, k, g, measured = 0;
+
+	for (k = 0; k < noise->keys; k++)
+		measured += noise->df[k] > 0;
+	for (g = 0; g < GRID; g++)
+		noise->prior[g] = measured == 0 ? g == pooled : 1.0 / GRID;
+	if (measured == 0)
+		return;
+	for (round = 0; round < EM_ROUNDS; round++) {
+		double moved = 0.0;
+
+		for (g = 0; g < GRID; g++)
+			next[g] = g == pooled ? PRIOR_PSEUDO_KEYS : 0.0;
+		for (k = 0; k < noise->keys; k++) {
+			double sum = 0.0;
+
+			if (noise->df[k] == 0)
+				continue;
+			for (g = 0; g < GRID; g++)
+				sum += post[g] = noise->prior[g] * lik[k * GRID + g];
+			for (g = 0; g < GRID; g++)
+				next[g] += post[g] / sum;
+		}
+		for (g = 0; g < GRID; g++) {
+			next[g] /= (double)measured + PRIOR_PSEUDO_KEYS;
+			moved = fmax(moved, fabs(next[g] - noise->prior[g]));
+			noise->prior[g] = next[g];
+		}
+		if (moved < EM_TOLERANCE)
+			break;
+	}
+}
+
+/* Each key's posterior: the prior times its likelihood, normalized; a
+ * measured key's prior with its diffuse part. */
+static void posteriors(struct cprof_noise *noise, const double *lik)
+{
+	double own[GRID], diffuse = 0.0;
+	size_t k, g, measured = 0;
+
+	for (k = 0; k < noise->keys; k++)
+		measured += noise->df[k] > 0;
+	for (g = 0; g < GRID; g++)
+		diffuse += noise->phi[g] <= DIFFUSE_PHI;
+	for (g = 0; g < GRID; g++)
+		own[g] = ((double)measured * noise->prior[g] +
+			  (noise->phi[g] <= DIFFUSE_PHI ? 1.0 / diffuse : 0.0)) / ((double)measured + 1);
+	for (k = 0; k < noise->keys; k++) {
+		double *post = &noise->posterior[k * GRID], sum = 0.0;
+
+		for (g = 0; g < GRID; g++)
+			sum += post[g] = noise->df[k] > 0 ? own[g] * lik[k * GRID + g] : noise->prior[g];
+		for (g = 0; g < GRID; g++)
+			post[g] /= sum;
+	}
+}
+
+struct cprof_noise *cprof_noise_estimate(const uint64_t *counts, size_t keys, size_t runs,
+					 const uint64_t *totals, const unsigned char *group)
+{
+	struct cprof_noise *noise = cprof_xcalloc(1, sizeof(*noise));
+	double *lik = cprof_xcalloc((keys + 1) * GRID, sizeof(*lik)), x2_sum = 0.0, df_sum = 0.0;
+	size_t k, g;
+
+	noise->keys = keys;
+	noise->posterior = cprof_xcalloc((keys + 1) * GRID, sizeof(*noise->posterior));
+	noise->df = cprof_xcalloc(keys + 1, sizeof(*noise->df));
+	for (g = 0; g < GRID; g++)
+		noise->phi[g] = pow(GRID_STEP, (double)g);
+	for (k = 0; k < keys; k++) {
+		const uint64_t *row = &counts[k * runs];
+		unsigned df = 0;
+		double x2 = group_pearson(row, runs, totals, group, 0, &df) +
+			    group_pearson(row, runs, totals, group, 1, &df);
+
+		noise->df[k] = df;
+		x2_sum += x2;
+		df_sum += df;
+		if (df > 0)
+			likelihood(noise, x2, df, &lik[k * GRID]);
+	}
+	fit_prior(noise, lik, pooled_point(x2_sum, df_sum));
+	posteriors(noise, lik);
+	free(lik);
+	return noise;
+}
+
+size_t cprof_noise_grid(const struct cprof_noise *noise, const double **phi)
+{
+	*phi = noise->phi;
+	return GRID;
+}
+
+const double *cprof_noise_posterior(const struct cprof_noise *noise, size_t key)
+{
+	return &noise->posterior[key * GRID];
+}
+
+double cprof_noise_mean(const struct cprof_noise *noise, size_t key)
+{
+	const double *post = cprof_noise_posterior(noise, key);
+	double mean = 0.0;
+	size_t g;
+
+	for (g = 0; g < GRID; g++)
+		mean += post[g] * noise->phi[g];
+	return mean;
+}
+
+unsigned cprof_noise_df(const struct cprof_noise *noise, size_t key)
+{
+	return noise->df[key];
+}
+
+double cprof_noise_prior_mean(const struct cprof_noise *noise)
+{
+	double mean = 0.0;
+	size_t g;
+
+	for (g = 0; g < GRID; g++)
+		mean += noise->prior[g] * noise->phi[g];
+	return mean;
+}
+
+double cprof_noise_prior_noisy(const struct cprof_noise *noise)
+{
+	double noisy = 0.0;
+	size_t g;
+
+	for (g = 0; g < GRID; g++)
+		if (noise->phi[g] >= NOISY_PHI)
+			noisy += noise->prior[g];
+	return noisy;
+}
+
+/* The mixture's two-sided tail beyond z sqrt(phi) of a single-phi normal. */
+static double mixture_tail(const double *post, const double *phi, double z, double scale)
+{
+	double tail = 0.0;
+	size_t g;
+
+	for (g = 0; g < GRID; g++)
+		if (post[g] > 0)
+			tail += post[g] * 2.0 * gsl_cdf_ugaussian_Q(z * sqrt(scale / phi[g]));
+	return tail;
+}
+
+double cprof_noise_interval_phi(const struct cprof_noise *noise, size_t key, double alpha)
+{
+	const double *post = cprof_noise_posterior(noise, key);
+	double z = gsl_cdf_ugaussian_Qinv(alpha / 2.0), low = 1.0, high = noise->phi[GRID - 1];
+	int i;
+
+	if (mixture_tail(post, noise->phi, z, low) <= alpha)
+		return low;
+	/* The tail falls as phi* grows: bisect on log phi*. */
+	for (i = 0; i < 60; i++) {
+		double mid = sqrt(low * high);
+
+		if (mixture_tail(post, noise->phi, z, mid) > alpha)
+			low = mid;
+		else
+			high = mid;
+	}
+	return high;
+}
+
+void cprof_noise_free(struct cprof_noise *noise)
+{
+	if (!noise)
+		return;
+	free(noise->posterior);
+	free(noise->df);
+	free(noise);
+}
