@@ -70,14 +70,15 @@ struct stack {
 };
 
 struct cprof_perf {
-	struct cprof_arena arena;
+	struct cprof_arena arena;          /* the frames */
+	struct cprof_arena stack_arena;    /* the stacks: a block's, emptied with them */
 	struct frame **frames;         /* by id */
 	size_t num_frames, frames_cap;
 	struct frame_slot *frame_slots;
 	size_t frame_mask;
 	struct stack **stack_slots;
 	size_t stack_mask;
-	struct cprof_ptrs stacks;      /* struct stack *, in the arena */
+	struct cprof_ptrs stacks;      /* struct stack *, in stack_arena */
 	bool has_dso;          /* some frame named its DSO */
 	bool has_srcline;      /* the text carried source lines */
 };
@@ -369,7 +370,7 @@ static struct stack *intern_stack(struct cprof_perf *perf, const uint32_t *chain
 	for (j = hash & perf->stack_mask; (s = perf->stack_slots[j]); j = (j + 1) & perf->stack_mask)
 		if (s->hash == hash && s->depth == depth && memcmp(s->frames, chain, bytes) == 0)
 			return s;
-	s = cprof_arena_alloc(&perf->arena, sizeof(*s) + bytes);
+	s = cprof_arena_alloc(&perf->stack_arena, sizeof(*s) + bytes);
 	s->hash = hash;
 	s->samples = s->period = 0;
 	s->id = (uint32_t)perf->stacks.len;
@@ -754,6 +755,7 @@ static void stacks_empty(struct cprof_perf *perf)
 {
 	memset(perf->stack_slots, 0, (perf->stack_mask + 1) * sizeof(*perf->stack_slots));
 	perf->stacks.len = 0;
+	cprof_arena_free(&perf->stack_arena);
 }
 
 /* Parses a block into its own tables, from an empty state. */
@@ -1400,6 +1402,7 @@ void cprof_perf_free(struct cprof_perf *perf)
 	if (!perf)
 		return;
 	cprof_arena_free(&perf->arena);
+	cprof_arena_free(&perf->stack_arena);
 	free(perf->frames);
 	free(perf->frame_slots);
 	free(perf->stack_slots);
