@@ -328,8 +328,13 @@ struct cprof_flame *cprof_flame_diff(const struct cprof_dist *a, const struct cp
 		frame->q_value = NAN;
 		frame->ci_low = frame->ci_high = NAN;
 	}
-	if (options)
+	if (options) {
 		flame->options = *options;
+		/* Each key's own noise (cprof-regress) is measured for the
+		 * judgement's keys, not for frames: frames are tested with the
+		 * whole profile's dispersion. */
+		flame->options.noise = NULL;
+	}
 	if (options && units > 0 && units == cprof_dist_units_per_sample(b) && flame->count > 1 &&
 	    flame->total_a > 0 && flame->total > 0)
 		test_frames(flame, units);
