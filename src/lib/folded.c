@@ -51,26 +51,6 @@ static bool is_blank(char c)
 	return c == ' ' || c == '\t';
 }
 
-/* Where the count (flamegraph.pl's \d+(\.\d*)?) that ends line[0, len)
- * after a blank starts; 0 when there is none. */
-static size_t count_start(const char *line, size_t len)
-{
-	size_t i = len, point;
-
-	while (i > 0 && is_digit(line[i - 1]))
-		i--;
-	if (i > 0 && line[i - 1] == '.') {
-		point = --i;
-		while (i > 0 && is_digit(line[i - 1]))
-			i--;
-		if (i == point)
-			return 0;
-	} else if (i == len) {
-		return 0;
-	}
-	return i > 0 && is_blank(line[i - 1]) ? i : 0;
-}
-
 /* The length of line[0, end) without its trailing blanks. */
 static size_t trim_end(const char *line, size_t end)
 {
@@ -92,7 +72,7 @@ struct split {
  * count or no frames. */
 static bool split_line(const char *line, size_t len, struct split *s)
 {
-	size_t start = count_start(line, len), end, second;
+	size_t start = cprof_folded_count_start(line, len), end, second;
 
 	if (start == 0)
 		return false;
@@ -100,7 +80,7 @@ static bool split_line(const char *line, size_t len, struct split *s)
 	s->num_counts = 1;
 	s->counts[0] = line + start;
 	s->counts_len[0] = len - start;
-	second = count_start(line, end);
+	second = cprof_folded_count_start(line, end);
 	if (second > 0 && trim_end(line, second) > 0) {
 		s->num_counts = 2;
 		s->counts[1] = s->counts[0];

@@ -447,26 +447,22 @@ static bool is_blank(char c)
 	return c == ' ' || c == '\t';
 }
 
-/* Where the blank before the number (digits, maybe a point and digits)
- * that ends s[0, len) is, or len when it does not end so; the folded
- * reader's count_start, less one. */
-static size_t blank_before_number(const char *s, size_t len)
+size_t cprof_folded_count_start(const char *line, size_t len)
 {
-	size_t i = len, digits_end;
+	size_t i = len, point;
 
-	while (i > 0 && g_ascii_isdigit(s[i - 1]))
+	while (i > 0 && g_ascii_isdigit(line[i - 1]))
 		i--;
-	digits_end = i;
-	if (i > 0 && s[i - 1] == '.') {
-		i--;
-		while (i > 0 && g_ascii_isdigit(s[i - 1]))
+	if (i > 0 && line[i - 1] == '.') {
+		point = --i;
+		while (i > 0 && g_ascii_isdigit(line[i - 1]))
 			i--;
-		if (i == digits_end - 1)
-			return len;
+		if (i == point)
+			return 0;
 	} else if (i == len) {
-		return len;
+		return 0;
 	}
-	return i > 0 && is_blank(s[i - 1]) ? i - 1 : len;
+	return i > 0 && is_blank(line[i - 1]) ? i : 0;
 }
 
 /* True when the backslash at s[i] starts \xNN. */
@@ -489,8 +485,11 @@ void cprof_put_escaped(FILE *out, const char *s, size_t len, bool folded)
 	if (folded) {
 		while (trailing > 0 && is_blank(s[trailing - 1]))
 			trailing--;
-		if (trailing == len)
-			number_blank = blank_before_number(s, len);
+		if (trailing == len) {
+			size_t start = cprof_folded_count_start(s, len);
+
+			number_blank = start > 0 ? start - 1 : len;
+		}
 	}
 	while (i < len) {
 		if (p[i] < 0x20 || p[i] == 0x7f || i >= trailing || i == number_blank ||

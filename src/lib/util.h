@@ -116,6 +116,10 @@ char *cprof_utf8_sanitize(const char *s, size_t len, bool *replaced);
  * reads back as one count of KEY (cprof_unescape undoes it). */
 void cprof_put_escaped(FILE *out, const char *s, size_t len, bool folded);
 
+/* Where the count (flamegraph.pl's \d+(\.\d*)?) that ends
+ * line[0, len) after a blank starts; 0 when the line does not end so. */
+size_t cprof_folded_count_start(const char *line, size_t len);
+
 /* cprof_put_escaped of the NUL-terminated `s`, not folded. */
 void cprof_put_text(FILE *out, const char *s);
 
