@@ -15,6 +15,7 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1162,32 +1163,31 @@ static pid_t start_perf(const char *perf, const char *path, int err_fd, int *out
 			struct cprof_error *err)
 {
 	char *argv[] = { (char *)perf, "script", "-i", (char *)path, NULL };
-	int fds[2];
+	posix_spawn_file_actions_t actions;
+	posix_spawnattr_t attr;
+	sigset_t pipe_default;
+	int fds[2], status;
 	pid_t pid;
 
-	if (pipe(fds) != 0)
+	if (pipe2(fds, O_CLOEXEC) != 0)
 		return cprof_error_set(err, "cannot make a pipe for perf script: %s", strerror(errno));
-	pid = fork();
-	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return cprof_error_set(err, "cannot start perf script: %s", strerror(errno));
-	}
-	if (pid == 0) {
-		int null_fd = open("/dev/null", O_RDONLY);
-
-		if (null_fd >= 0)
-			dup2(null_fd, STDIN_FILENO);
-		dup2(fds[1], STDOUT_FILENO);
-		dup2(err_fd, STDERR_FILENO);
-		close(fds[0]);
-		close(fds[1]);
-		signal(SIGPIPE, SIG_DFL);
-		execvp(perf, argv);
-		dprintf(STDERR_FILENO, "cannot run %s: %s\n", perf, strerror(errno));
-		_exit(127);
-	}
+	sigemptyset(&pipe_default);
+	sigaddset(&pipe_default, SIGPIPE);
+	if (posix_spawn_file_actions_init(&actions) != 0 || posix_spawnattr_init(&attr) != 0)
+		cprof_die_oom();
+	posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
+	posix_spawn_file_actions_adddup2(&actions, err_fd, STDERR_FILENO);
+	posix_spawnattr_setsigdefault(&attr, &pipe_default);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
+	status = posix_spawnp(&pid, perf, &actions, &attr, argv, environ);
+	posix_spawn_file_actions_destroy(&actions);
+	posix_spawnattr_destroy(&attr);
 	close(fds[1]);
+	if (status != 0) {
+		close(fds[0]);
+		return cprof_error_set(err, "cannot run %s: %s", perf, strerror(status));
+	}
 	*out_fd = fds[0];
 	return pid;
 }

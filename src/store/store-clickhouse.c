@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <signal.h>
 #include <fcntl.h>
+#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -104,53 +105,60 @@ static int temp_file(struct cprof_store *store, const char *text)
 }
 
 /* Starts clickhouse-client on `server` for `query` as `mode` says;
- * `setting`: one more of the client's options, or NULL. */
+ * `setting`: one more of the client's options, or NULL.  Spawned, not
+ * forked: a load's shard threads may hold malloc's locks, which a forked
+ * child would inherit held.  A client that cannot run leaves its error
+ * in err_fd and no process (pid -1). */
 static void client_start(struct cprof_store *store, const struct server *server,
 			 const char *query, enum client_mode mode, const char *setting,
 			 struct client *client)
 {
 	const char *program = getenv("CPROF_CLICKHOUSE_CLIENT");
 	bool writing = mode == CLIENT_INSERT;
-	int fds[2], query_fd = writing ? -1 : temp_file(store, query);
+	int fds[2], query_fd = writing ? -1 : temp_file(store, query), status;
+	char *host, *port, *database = NULL;
+	const char *argv[12];
+	size_t n = 0;
+	posix_spawn_file_actions_t actions;
 
 	if (!program || !*program)
 		program = "clickhouse-client";
 	client->err_fd = temp_file(store, NULL);
 	if (pipe2(fds, O_CLOEXEC) != 0)
 		cprof_die("%s: pipe: %s", store->url, strerror(errno));
+	argv[n++] = program;
+	argv[n++] = host = g_strdup_printf("--host=%s", server->host);
+	argv[n++] = port = g_strdup_printf("--port=%s", server->port);
+	argv[n++] = ch_of(store)->no_database ? "--database=default" :
+		    (database = g_strdup_printf("--database=%s", ch_of(store)->database));
+	argv[n++] = "--skip_unavailable_shards=1";
+	argv[n++] = "--insert_distributed_sync=1";
+	argv[n++] = "--output_format_json_quote_64bit_integers=0";
+	argv[n++] = "--max_insert_block_size=1048576";
+	if (setting)
+		argv[n++] = setting;
+	if (writing) {
+		argv[n++] = "--query";
+		argv[n++] = query;
+	}
+	argv[n] = NULL;
+	if (posix_spawn_file_actions_init(&actions) != 0)
+		cprof_die_oom();
+	posix_spawn_file_actions_adddup2(&actions, writing ? fds[0] : query_fd, 0);
+	if (mode == CLIENT_SELECT)
+		posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
+	else
+		posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_adddup2(&actions, client->err_fd, 2);
 	fflush(NULL);
-	client->pid = fork();
-	if (client->pid < 0)
-		cprof_die("%s: fork: %s", store->url, strerror(errno));
-	if (client->pid == 0) {
-		const char *argv[12];
-		size_t n = 0;
-		int devnull = open("/dev/null", O_RDWR);
-
-		argv[n++] = program;
-		argv[n++] = g_strdup_printf("--host=%s", server->host);
-		argv[n++] = g_strdup_printf("--port=%s", server->port);
-		argv[n++] = ch_of(store)->no_database ? "--database=default" :
-			    g_strdup_printf("--database=%s", ch_of(store)->database);
-		argv[n++] = "--skip_unavailable_shards=1";
-		argv[n++] = "--insert_distributed_sync=1";
-		argv[n++] = "--output_format_json_quote_64bit_integers=0";
-		argv[n++] = "--max_insert_block_size=1048576";
-		if (setting)
-			argv[n++] = setting;
-		if (writing) {
-			argv[n++] = "--query";
-			argv[n++] = query;
-		}
-		argv[n] = NULL;
-		dup2(writing ? fds[0] : query_fd, 0);
-		dup2(mode == CLIENT_SELECT ? fds[1] : devnull, 1);
-		dup2(client->err_fd, 2);
-		close(fds[0]);
-		close(fds[1]);
-		execvp(program, (char *const *)argv);
-		dprintf(2, "cannot run %s: %s\n", program, strerror(errno));
-		_exit(127);
+	status = posix_spawnp(&client->pid, program, &actions, NULL, (char *const *)argv, environ);
+	posix_spawn_file_actions_destroy(&actions);
+	g_free(host);
+	g_free(port);
+	g_free(database);
+	if (status != 0) {
+		client->pid = -1;
+		dprintf(client->err_fd, "cannot run %s: %s\n", program, strerror(status));
 	}
 	if (query_fd >= 0)
 		close(query_fd);
@@ -169,9 +177,9 @@ static char *client_finish(struct client *client)
 
 	if (client->io)
 		fclose(client->io);
-	while (waitpid(client->pid, &status, 0) < 0 && errno == EINTR)
+	while (client->pid > 0 && waitpid(client->pid, &status, 0) < 0 && errno == EINTR)
 		continue;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+	if (client->pid < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		error = client_error(client->err_fd);
 	close(client->err_fd);
 	return error;
