@@ -192,6 +192,18 @@ static void diff_fill(char *fill, size_t size, const struct drawing *d,
 	}
 }
 
+/* Whether a frame of a difference wears its sign's pattern: where it
+ * changed significantly, or, when nothing was tested, wherever its share
+ * changed (its pale red or blue alone would not part in grayscale). */
+static bool wears_pattern(const struct drawing *d, const struct cprof_flame_frame *f)
+{
+	if (!d->flame->diff)
+		return false;
+	if (d->flame->tested)
+		return f->significant;
+	return f->depth > 0 && f->delta != 0;
+}
+
 /* A frame's name as its title and label say it. */
 static char *frame_name(const struct cprof_flame_frame *f, size_t *len)
 {
@@ -243,7 +255,7 @@ static void put_frame(FILE *out, const struct drawing *d, const struct cprof_fla
 	put_figures(out, d, f);
 	fprintf(out, "</title><rect x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"%d\" fill=\"%s\"/>",
 		x, y, w, FRAME - 1, fill);
-	if (d->flame->tested && f->significant)
+	if (wears_pattern(d, f))
 		fprintf(out, "<rect class=\"p\" x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"%d\" "
 			"fill=\"url(#cprof-%s)\"/>", x, y, w, FRAME - 1,
 			f->delta > 0 ? "slower" : "faster");
@@ -326,9 +338,9 @@ static void put_legend(FILE *out, const struct drawing *d)
 	char *s;
 
 	if (!f->tested) {
-		put_key(out, y, "hsl(2,35%,80%)", NULL, "a larger share in B (slower); the "
+		put_key(out, y, "hsl(2,35%,80%)", "slower", "a larger share in B (slower); the "
 			"counts are not samples of a known period, so nothing is tested");
-		put_key(out, y + 18, "hsl(215,35%,80%)", NULL, "a smaller share in B (faster)");
+		put_key(out, y + 18, "hsl(215,35%,80%)", "faster", "a smaller share in B (faster)");
 		return;
 	}
 	s = g_strdup_printf("slower, significantly: a larger inclusive share in B, q ≤ α = %g "
