@@ -353,8 +353,9 @@ static void put_legend(FILE *out, const struct drawing *d)
 	put_key(out, y + 36, "hsl(0,0%,82%)", NULL, "grey: sampling explains the change (not "
 		"significant, or too few samples to show one)");
 	s = g_strdup_printf("q: a frame's two-proportion p-value (its inclusive samples in A and "
-			    "B), Benjamini-Hochberg adjusted over the %zu frames drawn; dispersion %g",
-			    f->corrected, f->options.dispersion);
+			    "B), Benjamini-Hochberg adjusted over the %zu of %zu frames with samples "
+			    "enough to show %g points; dispersion %g", f->corrected, f->count - 1,
+			    100.0 * f->options.min_effect, f->options.dispersion);
 	put_text(out, LEFT, y + 54, "class=\"legend\"", s);
 	g_free(s);
 	put_text(out, LEFT, y + 72, "class=\"legend\"", "widths are B's: a frame absent from B "
@@ -390,6 +391,8 @@ void cprof_flame_svg(FILE *out, const struct cprof_flame *flame, const struct cp
 	fputs("<style>.f rect { stroke: #ffffff; stroke-width: 0.5; } "
 	      ".f:hover > rect:first-of-type { stroke: #000000; stroke-width: 1; } "
 	      ".f, .control { cursor: pointer; } .up { opacity: 0.6; } "
+	      ".p + text { paint-order: stroke; stroke: #ffffff; stroke-opacity: 0.75; "
+	      "stroke-width: 3px; } "
 	      ".control { fill: #1a4f9c; text-decoration: underline; }</style>\n", out);
 	fputs(patterns, out);
 	put_head(out, &d);

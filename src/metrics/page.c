@@ -73,6 +73,7 @@ static const char style[] =
 	"td.key { text-align: left; font-family: DejaVu Sans Mono, Menlo, monospace; "
 	"word-break: break-all; }\n"
 	"th { cursor: pointer; background: #f2f2f2; user-select: none; }\n"
+	"th:first-child { text-align: left; }\n"
 	"th[aria-sort=ascending]::after { content: ' \\25B2'; }\n"
 	"th[aria-sort=descending]::after { content: ' \\25BC'; }\n"
 	"tr.significant td { font-weight: bold; }\n"
