@@ -147,7 +147,8 @@ static void fit_prior(struct cprof_noise *noise, const double *lik, size_t poole
 }
 
 /* Each key's posterior: `own` (a measured key's prior) times its
- * likelihood, normalized; a key with no degree of freedom has the prior. */
+ * likelihood, normalized; a key with no degree of freedom has the prior,
+ * and so has one whose likelihood underflows wherever `own` has mass. */
 static void posteriors(struct cprof_noise *noise, const double *own, const double *lik)
 {
 	size_t k, g;
@@ -157,6 +158,10 @@ static void posteriors(struct cprof_noise *noise, const double *own, const doubl
 
 		for (g = 0; g < GRID; g++)
 			sum += post[g] = noise->df[k] > 0 ? own[g] * lik[k * GRID + g] : noise->prior[g];
+		if (!(sum > 0)) {
+			memcpy(post, own, GRID * sizeof(*post));
+			continue;
+		}
 		for (g = 0; g < GRID; g++)
 			post[g] /= sum;
 	}

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "metrics/noise.h"
 #include "metrics/signif.h"
@@ -291,6 +292,7 @@ static void test_noise_prior(void)
 	};
 	static const uint64_t totals[] = { 1000, 1000, 1000, 1000, 1000, 1000 };
 	static const unsigned char group[] = { 0, 0, 0, 0, 0, 1 };
+	static const uint64_t wild[] = { 0, 1000, 0, 1000, 0, 500 };
 	struct cprof_noise *noise = cprof_noise_estimate(counts, 3, 6, totals, group);
 	const double *phi, *post;
 	size_t grid = cprof_noise_grid(noise, &phi), g;
@@ -314,6 +316,16 @@ static void test_noise_prior(void)
 	for (g = 0; g < grid; g++)
 		near("the unmeasured key has the prior", cprof_noise_posterior(noise, 2)[g], prior[g], 0);
 	near("prior mean", cprof_noise_prior_mean(noise), 0.25 * phi[0] + 0.75 * phi[8], 1e-12);
+	cprof_noise_free(noise);
+	/* A key whose X2 (about 5,000 on 4 df) leaves no likelihood at phi 1,
+	 * the prior's only point: its posterior is the prior, not 0 / 0. */
+	noise = cprof_noise_estimate(wild, 1, 6, totals, group);
+	cprof_noise_grid(noise, &phi);
+	memset(prior, 0, sizeof(prior));
+	prior[0] = 1.0;
+	cprof_noise_set_prior(noise, prior);
+	near("an underflowing likelihood", cprof_noise_posterior(noise, 0)[0], 1.0, 0);
+	near("its mean", cprof_noise_mean(noise, 0), phi[0], 0);
 	cprof_noise_free(noise);
 }
 
