@@ -15,12 +15,10 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_errno.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
@@ -29,6 +27,7 @@
 #include "metrics/judge.h"
 #include "metrics/options.h"
 #include "metrics/stats.h"
+#include "stats-common.h"
 
 /* The rules as the programs apply them by default. */
 #define TOP_K 10                /* cprof-diff and cprof-regress -k */
@@ -81,30 +80,6 @@ static const struct cprof_signif_options defaults = CPROF_SIGNIF_DEFAULTS;
 static const uint64_t sample_sizes[] = { 1000, 10000, 100000 };
 static const double shifts[] = { 0.0, 0.01, 0.02, 0.05 };
 
-/* Seeds the generator for cell number `cell`: each cell's figures depend on
- * the seed and its own number only. */
-static void seed_cell(gsl_rng *rng, unsigned long seed, unsigned long cell)
-{
-	gsl_rng_set(rng, seed * 1000 + cell);
-}
-
-static double rate(size_t hits, size_t trials)
-{
-	return (double)hits / (double)trials;
-}
-
-/* Zipf s=1 shares 1/i, i = 1..n, scaled to sum to `mass`, into p. */
-static void zipf_fill(double *p, size_t n, double mass)
-{
-	double sum = 0.0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		sum += 1.0 / (double)(i + 1);
-	for (i = 0; i < n; i++)
-		p[i] = mass / (double)(i + 1) / sum;
-}
-
 static struct shape shape_new(const char *name, const char *about, size_t keys, size_t shifted)
 {
 	struct shape shape = { name, about, keys, NULL, shifted };
@@ -117,7 +92,7 @@ static struct shape shape_zipf200(void)
 {
 	struct shape shape = shape_new("zipf200", "Zipf s=1 over 200 keys", 200, 2);
 
-	zipf_fill(shape.shares, 200, 1.0);
+	stats_zipf(shape.shares, 200, 1.0);
 	return shape;
 }
 
@@ -137,7 +112,7 @@ static struct shape shape_top90(void)
 				       200, 1);
 
 	shape.shares[0] = 0.9;
-	zipf_fill(shape.shares + 1, 199, 0.1);
+	stats_zipf(shape.shares + 1, 199, 0.1);
 	return shape;
 }
 
@@ -150,7 +125,7 @@ static struct shape shape_zipf10(void)
 	double rest;
 	size_t i;
 
-	zipf_fill(shape.shares, 200, 1.0);
+	stats_zipf(shape.shares, 200, 1.0);
 	rest = 1.0 - shape.shares[1];
 	for (i = 0; i < 200; i++)
 		shape.shares[i] *= 0.9 / rest;
@@ -191,18 +166,11 @@ static void scratch_free(struct scratch *s)
 	free(s->pairs);
 }
 
-/* The shape's shares with its shifted key's share raised by `gain`, the
- * gain taken from the other keys in proportion to their shares; into
+/* The shape's shares with its shifted key's share raised by `gain` into
  * s->moved, which is returned. */
 static const double *shift_shares(const struct shape *shape, double gain, struct scratch *s)
 {
-	double old = shape->shares[shape->shifted];
-	double scale = (1.0 - old - gain) / (1.0 - old);
-	size_t i;
-
-	for (i = 0; i < shape->keys; i++)
-		s->moved[i] = shape->shares[i] * scale;
-	s->moved[shape->shifted] = old + gain;
+	stats_shift(shape->shares, shape->keys, shape->shifted, gain, s->moved);
 	return s->moved;
 }
 
@@ -246,20 +214,6 @@ static size_t pairs_fill(const uint64_t *a, const uint64_t *b, size_t keys,
 	return n;
 }
 
-/* cprof-diff's verdict (--fail-different) on these counts. */
-static bool verdict_different(const struct cprof_pair *pairs, size_t n, uint64_t total_a,
-			      uint64_t total_b, const struct cprof_signif_options *options)
-{
-	struct cprof_signif *signif = cprof_signif_compute(pairs, n, total_a, total_b, options);
-	bool different;
-
-	if (!signif)
-		cprof_die("cprof_signif_compute failed");
-	different = signif->different;
-	cprof_signif_free(signif);
-	return different;
-}
-
 static double distance(const uint64_t *a, const uint64_t *b, uint64_t total_a, uint64_t total_b,
 		       struct scratch *s)
 {
@@ -288,14 +242,14 @@ static void diff_cell(gsl_rng *rng, const struct shape *shape, uint64_t samples,
 		draw_run(rng, shape->shares, samples, 1.0, s, s->counts_a);
 		draw_run(rng, moved, samples, 1.0, s, s->counts_b);
 		n = pairs_fill(s->counts_a, s->counts_b, s->keys, s->pairs);
-		different += verdict_different(s->pairs, n, samples, samples, &defaults);
+		different += stats_different(s->pairs, n, samples, samples, &defaults);
 		above += cprof_manhattan_of(s->pairs, n, samples, samples, TOP_K, false) > FAIL_ABOVE;
 		single += cprof_share_test(s->counts_a[key], samples, s->counts_b[key], samples,
 					   1.0) <= defaults.alpha;
 	}
-	out->different = rate(different, trials);
-	out->above = rate(above, trials);
-	out->single = rate(single, trials);
+	out->different = stats_rate(different, trials);
+	out->above = stats_rate(above, trials);
+	out->single = stats_rate(single, trials);
 }
 
 static void diff_header(void)
@@ -352,7 +306,7 @@ static unsigned long diff_section(gsl_rng *rng, unsigned long seed, unsigned lon
 
 				if (power_only && (sample_sizes[j] < 10000 || shifts[g] != 0.02))
 					continue;
-				seed_cell(rng, seed, cell++);
+				stats_seed_cell(rng, seed, cell++);
 				diff_cell(rng, &shapes[i], sample_sizes[j], shifts[g], trials, &s, &r);
 				diff_row(&shapes[i], sample_sizes[j], shifts[g], &r);
 				note_diff(f, &shapes[i], sample_sizes[j], shifts[g], &r);
@@ -418,7 +372,7 @@ static unsigned regress_trial(gsl_rng *rng, const struct shape *shape, const dou
 	options.dispersion = *phi_hat = cprof_dispersion_estimate(s->runs, BASELINES, s->keys);
 
 	n = pairs_fill(s->counts_a, s->counts_b, s->keys, s->pairs);
-	if (verdict_different(s->pairs, n, merged, samples, &options))
+	if (stats_different(s->pairs, n, merged, samples, &options))
 		fails |= 1;
 	if (cprof_manhattan_of(s->pairs, n, merged, samples, TOP_K, false) >
 	    DISTANCE_FACTOR * baseline_noise(samples, s) + DISTANCE_MARGIN)
@@ -445,9 +399,9 @@ static void regress_cell(gsl_rng *rng, const struct shape *shape, uint64_t sampl
 		single += (fails >> 2) & 1;
 		phi_sum += phi_hat;
 	}
-	out->test = rate(test, trials);
-	out->distance = rate(dist, trials);
-	out->single = rate(single, trials);
+	out->test = stats_rate(test, trials);
+	out->distance = stats_rate(dist, trials);
+	out->single = stats_rate(single, trials);
 	out->mean_phi = phi_sum / (double)trials;
 }
 
@@ -479,7 +433,7 @@ static unsigned long regress_section(gsl_rng *rng, unsigned long seed, unsigned 
 			for (g = 0; g < sizeof(gains) / sizeof(*gains); g++) {
 				struct regress_rates r;
 
-				seed_cell(rng, seed, cell++);
+				stats_seed_cell(rng, seed, cell++);
 				regress_cell(rng, shape, sample_sizes[j], phis[p], gains[g], trials, &s,
 					     &r);
 				regress_row(shape, sample_sizes[j], phis[p], gains[g], &r);
@@ -537,7 +491,7 @@ static void entropy_cell(gsl_rng *rng, const struct shape *shape, uint64_t sampl
 	out->mm_bias = mean;
 	out->mm_sd = sqrt(fmax(0.0, mm_sq / (double)trials - mean * mean));
 	out->mean_se = se / (double)trials;
-	out->coverage = rate(covered, trials);
+	out->coverage = stats_rate(covered, trials);
 }
 
 static unsigned long entropy_section(gsl_rng *rng, unsigned long seed, unsigned long cell,
@@ -554,7 +508,7 @@ static unsigned long entropy_section(gsl_rng *rng, unsigned long seed, unsigned 
 	for (j = 0; j < sizeof(sample_sizes) / sizeof(*sample_sizes); j++) {
 		struct entropy_figures e;
 
-		seed_cell(rng, seed, cell++);
+		stats_seed_cell(rng, seed, cell++);
 		entropy_cell(rng, shape, sample_sizes[j], trials, &s, &e);
 		printf("%-11s %7" PRIu64 " %12.4f %9.4f %8.4f %8.4f %8.1f%%\n", shape->name,
 		       sample_sizes[j], e.plugin_bias, e.mm_bias, e.mm_sd, e.mean_se,
@@ -599,7 +553,7 @@ static void null_cell(gsl_rng *rng, const struct shape *shape, uint64_t samples,
 		mean += null.mean;
 		quantile += null.quantile;
 	}
-	out->exceeded = rate(exceeded, trials);
+	out->exceeded = stats_rate(exceeded, trials);
 	out->observed = observed / (double)trials;
 	out->mean = mean / (double)trials;
 	out->quantile = quantile / (double)trials;
@@ -624,7 +578,7 @@ static unsigned long null_section(gsl_rng *rng, unsigned long seed, unsigned lon
 		struct scratch s;
 
 		scratch_init(&s, shape->keys);
-		seed_cell(rng, seed, cell++);
+		stats_seed_cell(rng, seed, cell++);
 		null_cell(rng, shape, cells[c].samples, trials, &s, &r);
 		printf("%-11s %7" PRIu64 " %8.1f%% %9.4f %9.4f %9.4f\n", shape->name, cells[c].samples,
 		       100.0 * r.exceeded, r.observed, r.mean, r.quantile);
@@ -635,20 +589,6 @@ static unsigned long null_section(gsl_rng *rng, unsigned long seed, unsigned lon
 
 /* ---- targets ---- */
 
-static bool target(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static bool target(bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s ", ok ? "PASS" : "FAIL");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	return ok;
-}
-
 /* Prints one line per target of issue 11; true when all pass. */
 static bool judge(const struct findings *f)
 {
@@ -656,29 +596,28 @@ static bool judge(const struct findings *f)
 	double gap = f->zipf_plus2_single - f->zipf_plus2_power;
 
 	printf("\n== targets\n");
-	ok &= target(f->worst_diff_null <= 0.02,
-		     "--fail-different false alarms <= 2%% in every same-distribution cell "
-		     "(worst %.1f%%, %s)", 100.0 * f->worst_diff_null, f->worst_diff_cell);
-	ok &= target(f->worst_regress_null <= 0.03,
-		     "cprof-regress --rule test false alarms <= 3%% on overdispersed runs "
-		     "(worst %.1f%%, %s)", 100.0 * f->worst_regress_null, f->worst_regress_cell);
-	ok &= target(f->zipf_plus2_power >= 0.95 && gap <= 0.15,
-		     "zipf200 key #3 +2 points at 10000 detected >= 95%% and within 15 points of "
-		     "the single test (%.1f%%, single %.1f%%)", 100.0 * f->zipf_plus2_power,
-		     100.0 * f->zipf_plus2_single);
-	ok &= target(f->ten_to_twelve_100000 >= 0.99,
-		     "zipf200-10 key #2 at 10%% going to 12%% at 100000 detected >= 99%% (%.1f%%)",
-		     100.0 * f->ten_to_twelve_100000);
-	ok &= target(f->ten_to_twelve_single_10000 - f->ten_to_twelve_10000 <= 0.15,
-		     "the key at 10%% going to 12%% at 10000 within 15 points of the single test "
-		     "(%.1f%%, single %.1f%%)",
-		     100.0 * f->ten_to_twelve_10000, 100.0 * f->ten_to_twelve_single_10000);
-	ok &= target(fabs(f->mm_bias_1000) <= 0.06,
-		     "Miller-Madow mean bias within +-0.06 bits at 1000 on zipf200 (%+.4f)",
-		     f->mm_bias_1000);
-	ok &= target(f->coverage_10000 >= 0.92 && f->coverage_10000 <= 0.98,
-		     "entropy_mm +- 1.96 se covers the true entropy in 92-98%% at 10000 (%.1f%%)",
-		     100.0 * f->coverage_10000);
+	ok &= stats_target(f->worst_diff_null <= 0.02, "--fail-different false alarms <= 2%% in "
+			   "every same-distribution cell (worst %.1f%%, %s)",
+			   100.0 * f->worst_diff_null, f->worst_diff_cell);
+	ok &= stats_target(f->worst_regress_null <= 0.03, "cprof-regress --rule test false alarms "
+			   "<= 3%% on overdispersed runs (worst %.1f%%, %s)",
+			   100.0 * f->worst_regress_null, f->worst_regress_cell);
+	ok &= stats_target(f->zipf_plus2_power >= 0.95 && gap <= 0.15, "zipf200 key #3 +2 points "
+			   "at 10000 detected >= 95%% and within 15 points of the single test "
+			   "(%.1f%%, single %.1f%%)", 100.0 * f->zipf_plus2_power,
+			   100.0 * f->zipf_plus2_single);
+	ok &= stats_target(f->ten_to_twelve_100000 >= 0.99, "zipf200-10 key #2 at 10%% going to "
+			   "12%% at 100000 detected >= 99%% (%.1f%%)",
+			   100.0 * f->ten_to_twelve_100000);
+	ok &= stats_target(f->ten_to_twelve_single_10000 - f->ten_to_twelve_10000 <= 0.15, "the "
+			   "key at 10%% going to 12%% at 10000 within 15 points of the single "
+			   "test (%.1f%%, single %.1f%%)", 100.0 * f->ten_to_twelve_10000,
+			   100.0 * f->ten_to_twelve_single_10000);
+	ok &= stats_target(fabs(f->mm_bias_1000) <= 0.06, "Miller-Madow mean bias within +-0.06 "
+			   "bits at 1000 on zipf200 (%+.4f)", f->mm_bias_1000);
+	ok &= stats_target(f->coverage_10000 >= 0.92 && f->coverage_10000 <= 0.98, "entropy_mm +- "
+			   "1.96 se covers the true entropy in 92-98%% at 10000 (%.1f%%)",
+			   100.0 * f->coverage_10000);
 	return ok;
 }
 
@@ -697,15 +636,6 @@ static void usage(void)
 	       "  -h, --help   this help\n",
 	       cprof_progname);
 	exit(cprof_finish_output(EXIT_OK));
-}
-
-static size_t trials_option(const char *option, const char *arg)
-{
-	uint64_t trials = cprof_option_u64(option, arg);
-
-	if (trials < 5 || trials > 10000000)
-		cprof_die("%s: not between 5 and 10000000: '%s'", option, arg);
-	return (size_t)trials;
 }
 
 static void print_shapes(const struct shape *shapes, size_t n, unsigned long seed, size_t trials)
@@ -749,12 +679,12 @@ int main(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
 		switch (opt) {
 		case 'e':
-			entropy_trials = trials_option("--entropy-trials", optarg);
+			entropy_trials = stats_trials_option("--entropy-trials", optarg);
 			break;
 		case 'h':
 			usage();
 		case 'n':
-			trials = trials_option("--trials", optarg);
+			trials = stats_trials_option("--trials", optarg);
 			break;
 		case 's':
 			seed = cprof_option_u64("--seed", optarg);
@@ -770,10 +700,7 @@ int main(int argc, char **argv)
 	if (entropy_trials == 0)
 		entropy_trials = trials;
 
-	gsl_set_error_handler_off();
-	rng = gsl_rng_alloc(gsl_rng_mt19937);
-	if (!rng)
-		cprof_die("out of memory");
+	rng = stats_rng_new();
 	shapes[0] = shape_zipf200();
 	shapes[1] = shape_flat50();
 	shapes[2] = shape_top90();

@@ -11,22 +11,24 @@
  * cprof_noise_estimate on the runs, cprof_signif_compute with it,
  * cprof_cost_compare for --absolute.  Beside them, the rule of cprof 0.1
  * before this work: one dispersion for the whole profile
- * (cprof_dispersion_estimate of the baselines).  Seeded: the same options
- * print the same table.  The targets end the output as PASS/FAIL lines;
- * exit 1 when one fails, 2 on trouble.
+ * (cprof_dispersion_estimate of the baselines); and the oracle: the same
+ * test with each key's prior the law the dispersions were drawn from
+ * (cprof_noise_set_prior), what the test does with the prior known
+ * rather than fitted.  Seeded: the same options print the same table.
+ * The targets end the output as PASS/FAIL lines; exit 1 when one fails,
+ * 2 on trouble.
  *
- *   stats-replicates [--seed S] [--trials N] [--cells null|power] */
+ *   stats-replicates [--seed S] [--trials N] [--cells null|power|LIST] */
 #include "config.h"
 
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_errno.h>
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
@@ -34,11 +36,13 @@
 #include "metrics/cost.h"
 #include "metrics/noise.h"
 #include "metrics/signif.h"
+#include "stats-common.h"
 
 #define KEYS 200
 #define SHIFTED 2               /* the third key, 5.67% */
 #define SAMPLES 10000           /* a run's samples, before its total varies */
 #define MAX_RUNS 13
+#define GRID_ROOM 64            /* points of the noise grid, at most */
 
 /* The law of a key's dispersion: with probability NOISY_SHARE near
  * NOISY_PHI, else near QUIET_PHI; log-normal around each (sd LOG_SD). */
@@ -67,6 +71,7 @@ struct rates {
 	double absolute;       /* the keys (point) or the cost: --absolute */
 	double cost;           /* the cost alone */
 	double single_phi;     /* one dispersion for the whole profile */
+	double oracle;         /* the keys, point rule, the prior the true law */
 };
 
 /* One trial's program and runs. */
@@ -81,24 +86,41 @@ struct scratch {
 	uint64_t totals[MAX_RUNS];
 	unsigned char group[MAX_RUNS];
 	struct cprof_pair pairs[KEYS];
+	double law[GRID_ROOM]; /* the true law of phi on the noise grid */
 };
-
-static void zipf(double *p)
-{
-	double sum = 0.0;
-	size_t i;
-
-	for (i = 0; i < KEYS; i++)
-		sum += 1.0 / (double)(i + 1);
-	for (i = 0; i < KEYS; i++)
-		p[i] = 1.0 / (double)(i + 1) / sum;
-}
 
 static double draw_phi(gsl_rng *rng)
 {
 	double center = gsl_rng_uniform(rng) < NOISY_SHARE ? NOISY_PHI : QUIET_PHI;
 
 	return fmax(1.01, center * exp(gsl_ran_gaussian(rng, LOG_SD)));
+}
+
+/* The probability of phi <= x under the law draw_phi draws from. */
+static double law_cdf(double x)
+{
+	if (x < 1.01)
+		return 0.0;
+	return (1.0 - NOISY_SHARE) * gsl_cdf_ugaussian_P(log(x / QUIET_PHI) / LOG_SD) +
+	       NOISY_SHARE * gsl_cdf_ugaussian_P(log(x / NOISY_PHI) / LOG_SD);
+}
+
+/* The law draw_phi draws from, on the noise grid (`grid` points phi,
+ * increasing): each point has the mass between the geometric middles of
+ * it and its neighbours. */
+static void law_on_grid(const double *phi, size_t grid, double *law)
+{
+	double below = 0.0;
+	size_t g;
+
+	if (grid > GRID_ROOM)
+		cprof_die("the noise grid has %zu points, more than %d", grid, GRID_ROOM);
+	for (g = 0; g < grid; g++) {
+		double above = g + 1 < grid ? law_cdf(sqrt(phi[g] * phi[g + 1])) : 1.0;
+
+		law[g] = above - below;
+		below = above;
+	}
 }
 
 /* One run of `shares` into column `run` of s->table: its total
@@ -126,28 +148,6 @@ static void draw_run(gsl_rng *rng, const double *shares, double total_sd, double
 	s->totals[run] = total;
 }
 
-/* The shares with the shifted key raised by `gain`, from the others in
- * proportion. */
-static void shift(const double *shares, double gain, double *moved)
-{
-	double old = shares[SHIFTED], scale = (1.0 - old - gain) / (1.0 - old);
-	size_t k;
-
-	for (k = 0; k < KEYS; k++)
-		moved[k] = shares[k] * scale;
-	moved[SHIFTED] = old + gain;
-}
-
-static bool keys_different(const struct cprof_pair *pairs, size_t n, uint64_t total_a,
-			   uint64_t total_b, const struct cprof_signif_options *options)
-{
-	struct cprof_signif *signif = cprof_signif_compute(pairs, n, total_a, total_b, options);
-	bool different = signif->different;
-
-	cprof_signif_free(signif);
-	return different;
-}
-
 /* The verdicts of the point rule (bit 0) and of the interval rule (bit 1)
  * from one computation: the interval rule's significant keys are the
  * point rule's corrected keys whose interval lies beyond +-min_effect, as
@@ -170,7 +170,22 @@ static unsigned both_rules(const struct cprof_pair *pairs, size_t n, uint64_t to
 	return result;
 }
 
-/* One trial: bit 0 point, 1 interval, 2 absolute, 3 cost, 4 single phi. */
+/* The oracle's verdict: the same test, each key's prior the true law
+ * (`noise` is left with it). */
+static bool oracle_different(struct cprof_noise *noise, struct scratch *s, size_t n,
+			     uint64_t total_a, uint64_t total_b,
+			     const struct cprof_signif_options *options)
+{
+	const double *phi;
+	size_t grid = cprof_noise_grid(noise, &phi);
+
+	law_on_grid(phi, grid, s->law);
+	cprof_noise_set_prior(noise, s->law);
+	return stats_different(s->pairs, n, total_a, total_b, options);
+}
+
+/* One trial: bit 0 point, 1 interval, 2 absolute, 3 cost, 4 single phi,
+ * 5 oracle. */
 static unsigned trial(gsl_rng *rng, const struct cell *cell, struct scratch *s)
 {
 	size_t runs = cell->baselines + cell->candidates, r, k, n = 0;
@@ -187,7 +202,7 @@ static unsigned trial(gsl_rng *rng, const struct cell *cell, struct scratch *s)
 	if (cell->quiet)
 		s->phi[SHIFTED] = QUIET_PHI;
 	if (cell->gain > 0) {
-		shift(s->shares, cell->gain, s->moved);
+		stats_shift(s->shares, KEYS, SHIFTED, cell->gain, s->moved);
 		cand_shares = s->moved;
 	}
 	for (r = 0; r < runs; r++) {
@@ -223,13 +238,15 @@ static unsigned trial(gsl_rng *rng, const struct cell *cell, struct scratch *s)
 		result |= 4;
 	if (cost.moved)
 		result |= 8;
+	if (oracle_different(noise, s, n, total_a, total_b, &options))
+		result |= 32;
 	/* Today's rule: the whole profile's dispersion from the baselines. */
 	for (r = 0; r < cell->baselines; r++)
 		for (k = 0; k < KEYS; k++)
 			s->base_rows[r * KEYS + k] = s->table[k * runs + r];
 	options = defaults;
 	options.dispersion = cprof_dispersion_estimate(s->base_rows, cell->baselines, KEYS);
-	if (keys_different(s->pairs, n, total_a, total_b, &options))
+	if (stats_different(s->pairs, n, total_a, total_b, &options))
 		result |= 16;
 	cprof_noise_free(noise);
 	free(table);
@@ -239,41 +256,28 @@ static unsigned trial(gsl_rng *rng, const struct cell *cell, struct scratch *s)
 static void run_cell(gsl_rng *rng, const struct cell *cell, size_t trials, struct scratch *s,
 		     struct rates *out)
 {
-	size_t t, hits[5] = { 0 }, b;
+	size_t t, hits[6] = { 0 }, b;
 
 	for (t = 0; t < trials; t++) {
 		unsigned result = trial(rng, cell, s);
 
-		for (b = 0; b < 5; b++)
+		for (b = 0; b < 6; b++)
 			hits[b] += (result >> b) & 1;
 	}
-	out->point = (double)hits[0] / (double)trials;
-	out->interval = (double)hits[1] / (double)trials;
-	out->absolute = (double)hits[2] / (double)trials;
-	out->cost = (double)hits[3] / (double)trials;
-	out->single_phi = (double)hits[4] / (double)trials;
+	out->point = stats_rate(hits[0], trials);
+	out->interval = stats_rate(hits[1], trials);
+	out->absolute = stats_rate(hits[2], trials);
+	out->cost = stats_rate(hits[3], trials);
+	out->single_phi = stats_rate(hits[4], trials);
+	out->oracle = stats_rate(hits[5], trials);
 }
 
 static void print_row(const struct cell *cell, const struct rates *r)
 {
-	printf("%5zu %5zu %6.0f%% %+5.0f%% %+5.0f%s %7.1f%% %8.1f%% %8.1f%% %6.1f%% %9.1f%%\n",
+	printf("%5zu %5zu %6.0f%% %+5.0f%% %+5.0f%s %7.1f%% %8.1f%% %8.1f%% %6.1f%% %9.1f%% %6.1f%%\n",
 	       cell->baselines, cell->candidates, 100.0 * cell->total_sd, 100.0 * cell->slowdown,
 	       100.0 * cell->gain, cell->quiet ? "q" : " ", 100.0 * r->point, 100.0 * r->interval, 100.0 * r->absolute,
-	       100.0 * r->cost, 100.0 * r->single_phi);
-}
-
-static bool target(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static bool target(bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s ", ok ? "PASS" : "FAIL");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	return ok;
+	       100.0 * r->cost, 100.0 * r->single_phi, 100.0 * r->oracle);
 }
 
 /* The cells: false alarms over 3, 5, 10 baselines x 1, 3 candidates and
@@ -291,6 +295,9 @@ static const struct cell power_cells[] = {
 	{ 5, 3, 0.01, 0, 0.02, true }, { 5, 1, 0.01, 0, 0.03, true },
 };
 
+#define NULL_CELLS (sizeof(null_cells) / sizeof(*null_cells))
+#define POWER_CELLS (sizeof(power_cells) / sizeof(*power_cells))
+
 /* The worst false-alarm rate of the cells with `baselines` (keys, and
  * keys or cost). */
 static double worst_null(const struct rates *r, size_t baselines, bool absolute)
@@ -304,6 +311,18 @@ static double worst_null(const struct rates *r, size_t baselines, bool absolute)
 	return worst;
 }
 
+/* The oracle's worst false-alarm rate of the cells with `baselines`. */
+static double worst_oracle(const struct rates *r, size_t baselines)
+{
+	double worst = 0.0;
+	size_t i;
+
+	for (i = 0; i < NULL_CELLS; i++)
+		if (null_cells[i].baselines == baselines)
+			worst = fmax(worst, r[i].oracle);
+	return worst;
+}
+
 static bool judge(const struct rates *null, const struct rates *power)
 {
 	static const size_t limits[][2] = { { 10, 2 }, { 5, 5 }, { 3, 10 } };
@@ -314,21 +333,23 @@ static bool judge(const struct rates *null, const struct rates *power)
 	for (i = 0; i < 3; i++) {
 		double worst = worst_null(null, limits[i][0], true);
 
-		ok &= target(worst <= (double)limits[i][1] / 100.0,
-			     "false alarms <= %zu%% with %zu baselines, with and without --absolute "
-			     "(worst %.1f%%)", limits[i][1], limits[i][0], 100.0 * worst);
+		ok &= stats_target(worst <= (double)limits[i][1] / 100.0, "false alarms <= %zu%% "
+				   "with %zu baselines, with and without --absolute (worst %.1f%%)",
+				   limits[i][1], limits[i][0], 100.0 * worst);
 	}
-	ok &= target(power[0].absolute >= 0.90,
-		     "a uniform 5%% slowdown found >= 90%% with 5 baselines and 3 candidates, "
-		     "totals varying by 1%% (%.1f%%)", 100.0 * power[0].absolute);
-	ok &= target(power[4].point >= 0.90,
-		     "the 5.7%% key at 7.7%% found >= 90%% with 5 baselines and 3 candidates (%.1f%%)",
-		     100.0 * power[4].point);
-	ok &= target(power[6].point >= 0.90,
-		     "the 5.7%% key at 8.7%% found >= 90%% with 5 baselines and 1 candidate (%.1f%%)",
-		     100.0 * power[6].point);
+	ok &= stats_target(power[0].absolute >= 0.90, "a uniform 5%% slowdown found >= 90%% with "
+			   "5 baselines and 3 candidates, totals varying by 1%% (%.1f%%)",
+			   100.0 * power[0].absolute);
+	ok &= stats_target(power[4].point >= 0.90, "the 5.7%% key at 7.7%% found >= 90%% with 5 "
+			   "baselines and 3 candidates (%.1f%%)", 100.0 * power[4].point);
+	ok &= stats_target(power[6].point >= 0.90, "the 5.7%% key at 8.7%% found >= 90%% with 5 "
+			   "baselines and 1 candidate (%.1f%%)", 100.0 * power[6].point);
 	printf("     the same two with the key's own dispersion %g: %.1f%% and %.1f%%\n", QUIET_PHI,
 	       100.0 * power[10].point, 100.0 * power[11].point);
+	printf("     the oracle (the prior the true law): %.1f%% and %.1f%%, false alarms at most "
+	       "%.1f%%, %.1f%%, %.1f%% with 10, 5, 3 baselines\n", 100.0 * power[4].oracle,
+	       100.0 * power[6].oracle, 100.0 * worst_oracle(null, 10),
+	       100.0 * worst_oracle(null, 5), 100.0 * worst_oracle(null, 3));
 	return ok;
 }
 
@@ -336,21 +357,46 @@ static void usage(void) __attribute__((noreturn));
 
 static void usage(void)
 {
-	printf("usage: %s [--seed S] [--trials N] [--cells null|power]\n"
+	printf("usage: %s [--seed S] [--trials N] [--cells null|power|LIST]\n"
 	       "Simulate replicate runs and print how often cprof-regress's verdicts are wrong\n"
 	       "and right.\n"
 	       "  --seed S     the generator's seed (default 1)\n"
 	       "  --trials N   trials a cell (default 1000)\n"
-	       "  --cells C    only the false alarms (null) or the powers (power)\n"
+	       "  --cells C    only the false alarms (null), the powers (power), or the cells\n"
+	       "               numbered in C (1 to %zu in the order printed, commas between)\n"
 	       "  -h, --help   this help\n",
-	       cprof_progname);
+	       cprof_progname, NULL_CELLS + POWER_CELLS);
 	exit(cprof_finish_output(EXIT_OK));
+}
+
+/* --cells: null, power, or a list of cell numbers (1 to `cells`, in the
+ * order printed, commas between) into chosen[]. */
+static void cells_option(const char *arg, bool *chosen, size_t cells)
+{
+	bool null = strcmp(arg, "null") == 0, power = strcmp(arg, "power") == 0;
+	const char *p = arg;
+	size_t i;
+
+	for (i = 0; i < cells; i++)
+		chosen[i] = i < NULL_CELLS ? null : power;
+	if (null || power)
+		return;
+	while (*p) {
+		char *end;
+		unsigned long n = strtoul(p, &end, 10);
+
+		if (end == p || n < 1 || n > cells || (*end != ',' && *end != '\0'))
+			cprof_die("--cells: must be null, power or cell numbers 1 to %zu "
+				  "with commas, not '%s'", cells, arg);
+		chosen[n - 1] = true;
+		p = *end ? end + 1 : end;
+	}
 }
 
 static void header(void)
 {
-	printf("%5s %5s %7s %6s %5s  %8s %9s %9s %7s %10s\n", "base", "cand", "totals", "slower",
-	       "gain", "point", "interval", "absolute", "cost", "single-phi");
+	printf("%5s %5s %7s %6s %5s  %8s %9s %9s %7s %10s %7s\n", "base", "cand", "totals",
+	       "slower", "gain", "point", "interval", "absolute", "cost", "single-phi", "oracle");
 }
 
 int main(int argc, char **argv)
@@ -367,9 +413,9 @@ int main(int argc, char **argv)
 	struct rates null[sizeof(null_cells) / sizeof(*null_cells)];
 	struct rates power[sizeof(power_cells) / sizeof(*power_cells)];
 	uint64_t seed = 1, trials = 1000;
+	bool chosen[NULL_CELLS + POWER_CELLS], only = false;
 	unsigned long cell = 0;
 	struct scratch *s;
-	char only = 0;
 	gsl_rng *rng;
 	size_t i;
 	bool ok;
@@ -379,16 +425,13 @@ int main(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
 		switch (opt) {
 		case 'c':
-			if (strcmp(optarg, "null") != 0 && strcmp(optarg, "power") != 0)
-				cprof_die("--cells: must be null or power, not '%s'", optarg);
-			only = optarg[0];
+			cells_option(optarg, chosen, nnull + npower);
+			only = true;
 			break;
 		case 'h':
 			usage();
 		case 'n':
-			trials = cprof_option_u64("--trials", optarg);
-			if (trials < 5 || trials > 1000000)
-				cprof_die("--trials: not between 5 and 1000000: '%s'", optarg);
+			trials = stats_trials_option("--trials", optarg);
 			break;
 		case 's':
 			seed = cprof_option_u64("--seed", optarg);
@@ -399,12 +442,9 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc)
 		cprof_die("no operands expected (see --help)");
-	gsl_set_error_handler_off();
-	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	rng = stats_rng_new();
 	s = cprof_xcalloc(1, sizeof(*s));
-	if (!rng)
-		cprof_die_oom();
-	zipf(s->shares);
+	stats_zipf(s->shares, KEYS, 1.0);
 	printf("stats-replicates: seed %" PRIu64 ", %" PRIu64 " trials a cell; alpha %g, "
 	       "min_effect %g, min_ratio %g\n"
 	       "  Zipf s=1 over %d keys, %d samples a run before its total varies (log-normal,\n"
@@ -412,13 +452,16 @@ int main(int argc, char **argv)
 	       "%g\n  (log-normal, sd %g on the log scale)\n"
 	       "  point: the keys, the default rule; interval: the keys, --effect interval;\n"
 	       "  absolute: the keys or the cost, --absolute; cost: the cost alone;\n"
-	       "  single-phi: one dispersion for the whole profile (cprof 0.1 before issue 27)\n",
+	       "  single-phi: one dispersion for the whole profile (cprof 0.1 before issue 27);\n"
+	       "  oracle: the keys, point rule, each key's prior the law of the dispersions\n",
 	       seed, trials, defaults.alpha, defaults.min_effect, MIN_RATIO, KEYS, SAMPLES,
 	       100.0 * (1 - NOISY_SHARE), QUIET_PHI, 100.0 * NOISY_SHARE, NOISY_PHI, LOG_SD);
 	printf("\n== false alarms: runs of one build\n");
 	header();
-	for (i = 0; i < nnull && only != 'p'; i++) {
-		gsl_rng_set(rng, seed * 1000 + cell++);
+	for (i = 0; i < nnull; i++) {
+		stats_seed_cell(rng, seed, cell++);
+		if (only && !chosen[i])
+			continue;
 		run_cell(rng, &null_cells[i], (size_t)trials, s, &null[i]);
 		print_row(&null_cells[i], &null[i]);
 		fflush(stdout);
@@ -428,8 +471,10 @@ int main(int argc, char **argv)
 	       QUIET_PHI);
 	header();
 	cell = nnull;
-	for (i = 0; i < npower && only != 'n'; i++) {
-		gsl_rng_set(rng, seed * 1000 + cell++);
+	for (i = 0; i < npower; i++) {
+		stats_seed_cell(rng, seed, cell++);
+		if (only && !chosen[nnull + i])
+			continue;
 		run_cell(rng, &power_cells[i], (size_t)trials, s, &power[i]);
 		print_row(&power_cells[i], &power[i]);
 		fflush(stdout);

@@ -44,6 +44,7 @@ struct cprof_noise {
 	double phi[GRID];
 	double prior[GRID];
 	double *posterior;     /* keys x GRID */
+	double *x2;            /* each key's Pearson X2 over its groups */
 	unsigned *df;
 };
 
@@ -145,11 +146,31 @@ static void fit_prior(struct cprof_noise *noise, const double *lik, size_t poole
 	}
 }
 
-/* Each key's posterior: the prior times its likelihood, normalized; a
- * measured key's prior with its diffuse part. */
-static void posteriors(struct cprof_noise *noise, const double *lik)
+/* Each key's posterior: `own` (a measured key's prior) times its
+ * likelihood, normalized; a key with no degree of freedom has the prior,
+ * and so has one whose likelihood underflows wherever `own` has mass. */
+static void posteriors(struct cprof_noise *noise, const double *own, const double *lik)
 {
-	double own[GRID], diffuse = 0.0;
+	size_t k, g;
+
+	for (k = 0; k < noise->keys; k++) {
+		double *post = &noise->posterior[k * GRID], sum = 0.0;
+
+		for (g = 0; g < GRID; g++)
+			sum += post[g] = noise->df[k] > 0 ? own[g] * lik[k * GRID + g] : noise->prior[g];
+		if (!(sum > 0)) {
+			memcpy(post, own, GRID * sizeof(*post));
+			continue;
+		}
+		for (g = 0; g < GRID; g++)
+			post[g] /= sum;
+	}
+}
+
+/* A measured key's prior: the fitted one with its diffuse part. */
+static void with_diffuse(const struct cprof_noise *noise, double *own)
+{
+	double diffuse = 0.0;
 	size_t k, g, measured = 0;
 
 	for (k = 0; k < noise->keys; k++)
@@ -159,14 +180,6 @@ static void posteriors(struct cprof_noise *noise, const double *lik)
 	for (g = 0; g < GRID; g++)
 		own[g] = ((double)measured * noise->prior[g] +
 			  (noise->phi[g] <= DIFFUSE_PHI ? 1.0 / diffuse : 0.0)) / ((double)measured + 1);
-	for (k = 0; k < noise->keys; k++) {
-		double *post = &noise->posterior[k * GRID], sum = 0.0;
-
-		for (g = 0; g < GRID; g++)
-			sum += post[g] = noise->df[k] > 0 ? own[g] * lik[k * GRID + g] : noise->prior[g];
-		for (g = 0; g < GRID; g++)
-			post[g] /= sum;
-	}
 }
 
 struct cprof_noise *cprof_noise_estimate(const uint64_t *counts, size_t keys, size_t runs,
@@ -174,10 +187,12 @@ struct cprof_noise *cprof_noise_estimate(const uint64_t *counts, size_t keys, si
 {
 	struct cprof_noise *noise = cprof_xcalloc(1, sizeof(*noise));
 	double *lik = cprof_xcalloc((keys + 1) * GRID, sizeof(*lik)), x2_sum = 0.0, df_sum = 0.0;
+	double own[GRID];
 	size_t k, g;
 
 	noise->keys = keys;
 	noise->posterior = cprof_xcalloc((keys + 1) * GRID, sizeof(*noise->posterior));
+	noise->x2 = cprof_xcalloc(keys + 1, sizeof(*noise->x2));
 	noise->df = cprof_xcalloc(keys + 1, sizeof(*noise->df));
 	for (g = 0; g < GRID; g++)
 		noise->phi[g] = pow(GRID_STEP, (double)g);
@@ -187,6 +202,7 @@ struct cprof_noise *cprof_noise_estimate(const uint64_t *counts, size_t keys, si
 		double x2 = group_pearson(row, runs, totals, group, 0, &df) +
 			    group_pearson(row, runs, totals, group, 1, &df);
 
+		noise->x2[k] = x2;
 		noise->df[k] = df;
 		x2_sum += x2;
 		df_sum += df;
@@ -194,9 +210,23 @@ struct cprof_noise *cprof_noise_estimate(const uint64_t *counts, size_t keys, si
 			likelihood(noise, x2, df, &lik[k * GRID]);
 	}
 	fit_prior(noise, lik, pooled_point(x2_sum, df_sum));
-	posteriors(noise, lik);
+	with_diffuse(noise, own);
+	posteriors(noise, own, lik);
 	free(lik);
 	return noise;
+}
+
+void cprof_noise_set_prior(struct cprof_noise *noise, const double *prior)
+{
+	double *lik = cprof_xcalloc((noise->keys + 1) * GRID, sizeof(*lik));
+	size_t k;
+
+	memcpy(noise->prior, prior, sizeof(noise->prior));
+	for (k = 0; k < noise->keys; k++)
+		if (noise->df[k] > 0)
+			likelihood(noise, noise->x2[k], noise->df[k], &lik[k * GRID]);
+	posteriors(noise, noise->prior, lik);
+	free(lik);
 }
 
 size_t cprof_noise_grid(const struct cprof_noise *noise, const double **phi)
@@ -284,6 +314,7 @@ void cprof_noise_free(struct cprof_noise *noise)
 	if (!noise)
 		return;
 	free(noise->posterior);
+	free(noise->x2);
 	free(noise->df);
 	free(noise);
 }

@@ -38,6 +38,11 @@ struct cprof_noise;
 struct cprof_noise *cprof_noise_estimate(const uint64_t *counts, size_t keys, size_t runs,
 					 const uint64_t *totals, const unsigned char *group);
 
+/* Replaces the fitted prior by `prior` (weights over the grid, summing to
+ * 1; copied) and every key's posterior by the one it gives, with no diffuse
+ * part: the posteriors of keys whose law is known (a benchmark's oracle). */
+void cprof_noise_set_prior(struct cprof_noise *noise, const double *prior);
+
 /* The grid of phi values into *phi (owned by `noise`); returns its size. */
 size_t cprof_noise_grid(const struct cprof_noise *noise, const double **phi);
 

@@ -5,7 +5,9 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
+#include "metrics/noise.h"
 #include "metrics/signif.h"
 #include "check.h"
 
@@ -277,6 +279,56 @@ static void test_dispersion(void)
 	near("one key", cprof_dispersion_estimate(still, 2, 1), 1.0, 0);
 }
 
+/* A prior given to cprof_noise_set_prior: each measured key's posterior
+ * is it times the key's likelihood (X2 / phi chi-squared on df), with no
+ * diffuse part; a key the runs do not measure has the prior itself. */
+static void test_noise_prior(void)
+{
+	/* Keys x runs: five baselines of 1,000 samples and a candidate. */
+	static const uint64_t counts[] = {
+		100, 110, 90, 100, 100, 100,
+		900, 890, 910, 900, 900, 900,
+		0, 0, 0, 0, 0, 0,
+	};
+	static const uint64_t totals[] = { 1000, 1000, 1000, 1000, 1000, 1000 };
+	static const unsigned char group[] = { 0, 0, 0, 0, 0, 1 };
+	static const uint64_t wild[] = { 0, 1000, 0, 1000, 0, 500 };
+	struct cprof_noise *noise = cprof_noise_estimate(counts, 3, 6, totals, group);
+	const double *phi, *post;
+	size_t grid = cprof_noise_grid(noise, &phi), g;
+	double prior[64] = { 0 }, x2 = 200.0 / 90.0, ratio;
+
+	check(grid > 8 && grid <= 64, "a grid of %zu points", grid);
+	check(cprof_noise_df(noise, 0) == 4 && cprof_noise_df(noise, 2) == 0, "degrees of freedom");
+	prior[3] = 1.0;
+	cprof_noise_set_prior(noise, prior);
+	near("a point prior's posterior", cprof_noise_posterior(noise, 0)[3], 1.0, 1e-15);
+	near("its mean", cprof_noise_mean(noise, 1), phi[3], 1e-12);
+	prior[3] = 0.0;
+	prior[0] = 0.25;
+	prior[8] = 0.75;
+	cprof_noise_set_prior(noise, prior);
+	post = cprof_noise_posterior(noise, 0);
+	/* Key 0's X2 = (10^2 + 10^2) / (1000 x 0.1 x 0.9) on 4 df. */
+	ratio = 3.0 * pow(phi[8], -2.0) * exp(-0.5 * x2 * (1.0 / phi[8] - 1.0 / phi[0]));
+	near("posterior odds", post[8] / post[0], ratio, 1e-12);
+	near("posterior sum", post[0] + post[8], 1.0, 1e-15);
+	for (g = 0; g < grid; g++)
+		near("the unmeasured key has the prior", cprof_noise_posterior(noise, 2)[g], prior[g], 0);
+	near("prior mean", cprof_noise_prior_mean(noise), 0.25 * phi[0] + 0.75 * phi[8], 1e-12);
+	cprof_noise_free(noise);
+	/* A key whose X2 (about 5,000 on 4 df) leaves no likelihood at phi 1,
+	 * the prior's only point: its posterior is the prior, not 0 / 0. */
+	noise = cprof_noise_estimate(wild, 1, 6, totals, group);
+	cprof_noise_grid(noise, &phi);
+	memset(prior, 0, sizeof(prior));
+	prior[0] = 1.0;
+	cprof_noise_set_prior(noise, prior);
+	near("an underflowing likelihood", cprof_noise_posterior(noise, 0)[0], 1.0, 0);
+	near("its mean", cprof_noise_mean(noise, 0), phi[0], 0);
+	cprof_noise_free(noise);
+}
+
 int main(void)
 {
 	test_share();
@@ -288,6 +340,7 @@ int main(void)
 	test_null();
 	test_null_analytic();
 	test_dispersion();
+	test_noise_prior();
 	if (failures)
 		fprintf(stderr, "%d checks failed\n", failures);
 	return failures ? 1 : 0;
