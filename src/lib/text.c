@@ -20,8 +20,9 @@ void cprof_text_flat(struct cprof_dist *dist, size_t top)
 	cprof_dist_sort(dist);
 	if (top > 0 && top < n)
 		n = top;
-	printf("by %s%s, %" PRIu64 " ", cprof_by_name(dist->by), dist->cum ? " (cum)" : "",
-	       dist->total);
+	fputs("by ", stdout);
+	cprof_put_text(stdout, cprof_by_name(dist->by));  /* --by=label:NAME is the user's */
+	printf("%s, %" PRIu64 " ", dist->cum ? " (cum)" : "", dist->total);
 	cprof_put_text(stdout, strcmp(cprof_dist_sample_type(dist), "samples/count") == 0 ?
 				       "samples" : cprof_dist_sample_type(dist));
 	if (dist->has_period)

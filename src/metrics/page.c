@@ -118,8 +118,9 @@ static void put_verdict(FILE *out, const struct cprof_page *page)
 	fprintf(out, "Candidate %" PRIu64 " samples against %zu baselines merged (%" PRIu64
 		" samples) in <code>", page->cand->total, page->num_baselines, page->base->total);
 	cprof_xml_escaped(out, page->dir);
-	fprintf(out, "</code>, by %s; distance %.4f", cprof_by_name(page->base->by),
-		page->diff->manhattan);
+	fputs("</code>, by ", out);
+	cprof_xml_escaped(out, cprof_by_name(page->base->by));
+	fprintf(out, "; distance %.4f", page->diff->manhattan);
 	if (j->signif)
 		fprintf(out, " (by noise alone: mean %.4f, %g%% quantile %.4f)", j->null.mean,
 			100.0 * (1.0 - j->options.alpha), j->null.quantile);
