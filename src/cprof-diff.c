@@ -105,8 +105,7 @@ static void print_text(const char *const sources[2], const struct cprof_dist *a,
 
 	print_side("a", sources[0], a, entropy_a);
 	print_side("b", sources[1], b, entropy_b);
-	fputs("by ", stdout);
-	cprof_put_text(stdout, cprof_by_name(a->by));
+	cprof_put_by(stdout, a->by);
 	printf("%s, ", a->cum ? " (cum)" : "");
 	if (k == 0)
 		printf("every key of %s", keys == CPROF_KEYS_A ? "a" : "a and b");

@@ -47,8 +47,7 @@ static void print_text(const struct result *results, size_t count, enum cprof_by
 {
 	size_t i;
 
-	fputs("by ", stdout);
-	cprof_put_text(stdout, cprof_by_name(by));
+	cprof_put_by(stdout, by);
 	printf(", entropy in %s\n", cprof_base_unit(base));
 	printf("%12s %10s %10s %10s %8s %12s  %s\n", "entropy", "mm", "se", "normalized",
 	       "entries", "total", "source");

@@ -31,6 +31,12 @@ const char *cprof_by_name(enum cprof_by by)
 	return by_names[by];
 }
 
+void cprof_put_by(FILE *out, enum cprof_by by)
+{
+	fputs("by ", out);
+	cprof_put_text(out, cprof_by_name(by));
+}
+
 const char *cprof_by_label_key(enum cprof_by by)
 {
 	return by >= CPROF_BY_LABEL ? cprof_by_name(by) + strlen("label:") : NULL;

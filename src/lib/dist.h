@@ -25,6 +25,10 @@ enum cprof_by {
 const char *cprof_by_name(enum cprof_by by);
 int cprof_by_parse(const char *name);
 
+/* Writes "by " and the name of `by` to `out`, the name escaped as keys
+ * are (cprof_put_text): a label's name is the user's text. */
+void cprof_put_by(FILE *out, enum cprof_by by);
+
 /* The KEY of a --by=label:KEY, or NULL for any other keying. */
 const char *cprof_by_label_key(enum cprof_by by);
 

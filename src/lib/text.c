@@ -20,8 +20,7 @@ void cprof_text_flat(struct cprof_dist *dist, size_t top)
 	cprof_dist_sort(dist);
 	if (top > 0 && top < n)
 		n = top;
-	fputs("by ", stdout);
-	cprof_put_text(stdout, cprof_by_name(dist->by));  /* --by=label:NAME is the user's */
+	cprof_put_by(stdout, dist->by);
 	printf("%s, %" PRIu64 " ", dist->cum ? " (cum)" : "", dist->total);
 	cprof_put_text(stdout, strcmp(cprof_dist_sample_type(dist), "samples/count") == 0 ?
 				       "samples" : cprof_dist_sample_type(dist));
