@@ -150,7 +150,6 @@ static void client_start(struct cprof_store *store, const struct server *server,
 	else
 		posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
 	posix_spawn_file_actions_adddup2(&actions, client->err_fd, 2);
-	fflush(NULL);
 	status = posix_spawnp(&client->pid, program, &actions, NULL, (char *const *)argv, environ);
 	posix_spawn_file_actions_destroy(&actions);
 	g_free(host);
