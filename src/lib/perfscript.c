@@ -23,6 +23,9 @@
 #include <unistd.h>
 
 #include <glib.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "arena.h"
 #include "dist.h"
@@ -60,6 +63,13 @@ struct frame_slot {
 	struct frame *frame;
 };
 
+/* A slot of the stacks' table: a stack and its hash (a probe that
+ * misses reads no stack), or NULL. */
+struct stack_slot {
+	uint64_t hash;
+	struct stack *stack;
+};
+
 /* One distinct call chain (frame ids, leaf first) and its sums. */
 struct stack {
 	uint64_t hash;
@@ -77,7 +87,7 @@ struct cprof_perf {
 	size_t num_frames, frames_cap;
 	struct frame_slot *frame_slots;
 	size_t frame_mask;
-	struct stack **stack_slots;
+	struct stack_slot *stack_slots;
 	size_t stack_mask;
 	struct cprof_ptrs stacks;      /* struct stack *, in stack_arena */
 	bool has_dso;          /* some frame named its DSO */
@@ -156,23 +166,13 @@ static int fail(struct reader *r, unsigned long long line, const char *fmt, ...)
 	return cprof_error_set(r->err, "%s", what);
 }
 
-/* Splits "[IP ]SYM[+0xOFF][ (DSO)]" (leading blanks skipped); the IP is
- * required unless `ip_optional`.  False when the text is not a frame. */
-static bool parse_frame(const char *p, size_t len, bool ip_optional, struct frame_text *out)
+/* Splits "SYM[+0xOFF][ (DSO)]" of text[0, end) (the IP and the blanks
+ * after it skipped).  False when there is no symbol. */
+static bool parse_sym_dso(const char *p, const char *end, struct frame_text *out)
 {
-	const char *end = p + len, *s, *open;
+	const char *open;
 	size_t i;
 
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	for (s = p; s < end && is_hex(*s); s++)
-		;
-	if (s > p && s < end && *s == ' ')
-		p = s;
-	else if (!ip_optional)
-		return false;
-	else if (s > p && s == end)
-		return false;  /* an address alone: a line cut short */
 	while (p < end && *p == ' ')
 		p++;
 	while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
@@ -201,6 +201,55 @@ static bool parse_frame(const char *p, size_t len, bool ip_optional, struct fram
 	out->sym = p;
 	out->sym_len = (size_t)(end - p);
 	return true;
+}
+
+/* Splits "[IP ]SYM[+0xOFF][ (DSO)]" (leading blanks skipped); the IP is
+ * required unless `ip_optional`.  False when the text is not a frame. */
+static bool parse_frame(const char *p, size_t len, bool ip_optional, struct frame_text *out)
+{
+	const char *end = p + len, *s;
+
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	for (s = p; s < end && is_hex(*s); s++)
+		;
+	if (s > p && s < end && *s == ' ')
+		p = s;
+	else if (!ip_optional)
+		return false;
+	else if (s > p && s == end)
+		return false;  /* an address alone: a line cut short */
+	return parse_sym_dso(p, end, out);
+}
+
+/* perf prints a call-chain line as "\t%16" PRIx64 " SYM...": when
+ * line[1, 17) is blanks, then hexadecimal digits, and line[17] a blank,
+ * parse_frame's scan would take the IP to end there.  Tells so in a few
+ * vector instructions, where the machine has them (false otherwise: the
+ * scan then decides). */
+static bool fixed_ip(const char *line, size_t len)
+{
+#ifdef __SSE2__
+	__m128i v, digit, letter;
+	unsigned blanks, hex;
+
+	if (len < 19 || line[17] != ' ')
+		return false;
+	v = _mm_loadu_si128((const __m128i *)(const void *)(line + 1));
+	blanks = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')));
+	digit = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
+			      _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)));
+	v = _mm_or_si128(v, _mm_set1_epi8(0x20));  /* 'A'-'F' as 'a'-'f' */
+	letter = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('a' - 1)),
+			       _mm_cmplt_epi8(v, _mm_set1_epi8('f' + 1)));
+	hex = (unsigned)_mm_movemask_epi8(_mm_or_si128(digit, letter));
+	/* the blanks a prefix, the digits the rest, at least one digit */
+	return (blanks & (blanks + 1)) == 0 && (blanks | hex) == 0xffff && blanks != 0xffff;
+#else
+	(void)line;
+	(void)len;
+	return false;
+#endif
 }
 
 static void key_reserve(struct reader *r, size_t need)
@@ -345,15 +394,15 @@ static int attach_srcline(struct reader *r, const char *s, size_t len)
 
 static void stacks_grow(struct cprof_perf *perf)
 {
-	struct stack **old = perf->stack_slots;
+	struct stack_slot *old = perf->stack_slots;
 	size_t old_cap = perf->stack_mask + 1, i, j;
 
 	perf->stack_mask = 2 * old_cap - 1;
 	perf->stack_slots = cprof_xcalloc(perf->stack_mask + 1, sizeof(*old));
 	for (i = 0; i < old_cap; i++) {
-		if (!old[i])
+		if (!old[i].stack)
 			continue;
-		for (j = old[i]->hash & perf->stack_mask; perf->stack_slots[j];
+		for (j = old[i].hash & perf->stack_mask; perf->stack_slots[j].stack;
 		     j = (j + 1) & perf->stack_mask)
 			;
 		perf->stack_slots[j] = old[i];
@@ -368,8 +417,10 @@ static struct stack *intern_stack(struct cprof_perf *perf, const uint32_t *chain
 	uint64_t hash = cprof_hash(chain, bytes);
 	struct stack *s;
 
-	for (j = hash & perf->stack_mask; (s = perf->stack_slots[j]); j = (j + 1) & perf->stack_mask)
-		if (s->hash == hash && s->depth == depth && memcmp(s->frames, chain, bytes) == 0)
+	for (j = hash & perf->stack_mask; (s = perf->stack_slots[j].stack);
+	     j = (j + 1) & perf->stack_mask)
+		if (perf->stack_slots[j].hash == hash && s->depth == depth &&
+		    memcmp(s->frames, chain, bytes) == 0)
 			return s;
 	s = cprof_arena_alloc(&perf->stack_arena, sizeof(*s) + bytes);
 	s->hash = hash;
@@ -377,7 +428,7 @@ static struct stack *intern_stack(struct cprof_perf *perf, const uint32_t *chain
 	s->id = (uint32_t)perf->stacks.len;
 	s->depth = (uint32_t)depth;
 	memcpy(s->frames, chain, bytes);
-	perf->stack_slots[j] = s;
+	perf->stack_slots[j] = (struct stack_slot){ .hash = hash, .stack = s };
 	cprof_ptrs_add(&perf->stacks, s);
 	if (perf->stacks.len > perf->stack_mask / 2)
 		stacks_grow(perf);
@@ -579,7 +630,9 @@ static int take_line(struct reader *r, const char *line, size_t len)
 	struct header h;
 	size_t i;
 
-	if (len > 0 && line[0] == '\t' && parse_frame(line, len, true, &t)) {
+	if (len > 0 && line[0] == '\t' &&
+	    (fixed_ip(line, len) ? parse_sym_dso(line + 18, line + len, &t)
+				 : parse_frame(line, len, true, &t))) {
 		if (!r->open && begin_sample(r, false) < 0)
 			return -1;
 		push_frame(r, &t);
@@ -749,7 +802,7 @@ static void perf_init(struct cprof_perf *perf)
 	perf->frame_mask = 1023;
 	perf->frame_slots = cprof_xcalloc(perf->frame_mask + 1, sizeof(*perf->frame_slots));
 	perf->stack_mask = 1023;
-	perf->stack_slots = cprof_xcalloc(perf->stack_mask + 1, sizeof(struct stack *));
+	perf->stack_slots = cprof_xcalloc(perf->stack_mask + 1, sizeof(*perf->stack_slots));
 }
 
 /* Forgets the block thread's tables (what a block read that was then
