@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
@@ -20,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <glib.h>
@@ -740,7 +742,8 @@ static int parse_lines(struct reader *r, const char *text, size_t len)
  * their lines are those of reading in one thread.  A block whose reading
  * depended on what came before it (its event, whether samples have
  * headers, a "#" line that would not have been skipped) is parsed again
- * here instead. */
+ * here instead.  Where a chunk is cut follows the two threads' speeds
+ * (balance): 3/5 of it here at first, since this thread also merges. */
 enum { BLOCK_MIN = 256 << 10 };  /* text worth cutting */
 
 struct sample_rec {
@@ -770,6 +773,8 @@ struct block {
 	pthread_mutex_t lock;
 	pthread_cond_t changed;
 	bool has_job, job_done, quit;
+	long long done_ns;             /* when the last job ended (CLOCK_MONOTONIC) */
+	double share;                  /* of a chunk, this thread's: balance() */
 };
 
 static void record_sample(struct block *b, const struct stack *s, bool has_period,
@@ -836,6 +841,14 @@ static void parse_block(struct block *b)
 	b->status = parse_lines(r, b->text, b->len);
 }
 
+static long long now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long long)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
 static void *block_main(void *arg)
 {
 	struct block *b = arg;
@@ -849,6 +862,7 @@ static void *block_main(void *arg)
 		pthread_mutex_unlock(&b->lock);
 		parse_block(b);
 		pthread_mutex_lock(&b->lock);
+		b->done_ns = now_ns();
 		b->has_job = false;
 		b->job_done = true;
 		pthread_cond_broadcast(&b->changed);
@@ -872,6 +886,7 @@ static struct block *block_start(void)
 	perf_init(b->r.perf);
 	b->r.err = &b->err;
 	b->r.block = b;
+	b->share = 0.6;
 	pthread_mutex_init(&b->lock, NULL);
 	pthread_cond_init(&b->changed, NULL);
 	ok = pthread_attr_init(&attr) == 0;
@@ -1018,28 +1033,47 @@ static size_t last_blank(const unsigned char *data, size_t from, size_t len)
 	return 0;
 }
 
+/* Moves this thread's share of a chunk towards the one that has both
+ * threads end together, from the last chunk's: this thread took `mine` -
+ * `given` for the part `share` of it, the block's thread (waking
+ * included) b->done_ns - `given` for the rest.  Each thread's speed
+ * depends on the text and on what else the machine runs: a fixed share
+ * leaves one of them idle.  Where the text is cut never changes what is
+ * read. */
+static void balance(struct block *b, double share, long long given, long long mine)
+{
+	double here = (double)(mine - given) / share;
+	double there = (double)(b->done_ns - given) / (1.0 - share), best;
+
+	if (here <= 0 || there <= 0)
+		return;
+	best = there / (here + there);
+	b->share = fmin(0.8, fmax(0.2, 0.7 * b->share + 0.3 * best));
+}
+
 /* Reads the whole lines of data[0, len) with `r`, a block of them in the
  * block's thread when the text can be cut after blank lines. */
 static int read_some(struct reader *r, struct block *b, const unsigned char *data, size_t len)
 {
 	const char *text = (const char *)data;
 	size_t half = 0, end = 0;
+	long long given, mine;
 
-	/* This thread takes 3/5: it also merges, and takes the next chunk
-	 * (paired timings of bench/perf.bench: 3/5 is 10% faster than 1/2,
-	 * 2/5 20% slower). */
 	if (b && r->headers >= 0 && len > BLOCK_MIN) {
-		half = last_blank(data, 0, len / 5 * 3);
+		half = last_blank(data, 0, (size_t)((double)len * b->share));
 		end = half ? last_blank(data, half, len) : 0;
 	}
 	if (end <= half)
 		return parse_lines(r, text, len);
 	block_give(b, text + half, end - half);
+	given = now_ns();
 	if (parse_lines(r, text, half) < 0) {
 		block_wait(b);
 		return -1;
 	}
+	mine = now_ns();
 	block_wait(b);
+	balance(b, (double)half / (double)end, given, mine);
 	if (merge_block(r, b) < 0)
 		return -1;
 	return parse_lines(r, text + end, len - end);
