@@ -226,7 +226,10 @@ static void add_paths(const struct cprof_calltree *tree, const struct cprof_key_
 
 			g_string_truncate(joined, 0);
 			for (k = n; k-- > 0 && joined->len < room;) {
+				size_t at = joined->len;
+
 				g_string_append(joined, path[k]);
+				cprof_stack_frame_tidy(joined->str + at, joined->len - at);
 				if (k)
 					g_string_append_c(joined, ';');
 			}

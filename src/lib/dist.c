@@ -31,6 +31,14 @@ const char *cprof_by_name(enum cprof_by by)
 	return by_names[by];
 }
 
+void cprof_stack_frame_tidy(char *s, size_t len)
+{
+	char *end = s + len;
+
+	while ((s = memchr(s, ';', (size_t)(end - s))))
+		*s++ = ':';
+}
+
 void cprof_put_by(FILE *out, enum cprof_by by)
 {
 	fputs("by ", out);

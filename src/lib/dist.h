@@ -29,6 +29,12 @@ int cprof_by_parse(const char *name);
  * are (cprof_put_text): a label's name is the user's text. */
 void cprof_put_by(FILE *out, enum cprof_by by);
 
+/* Rewrites each ';' of the frame name s[0, len) as ':', in place: in a
+ * --by=stack key ';' parts the frames, so a name holding one (a JVM
+ * class, "Lcom/Foo;.run", in perf's maps) would read back as two frames.
+ * stackcollapse-perf.pl makes the same change. */
+void cprof_stack_frame_tidy(char *s, size_t len);
+
 /* The KEY of a --by=label:KEY, or NULL for any other keying. */
 const char *cprof_by_label_key(enum cprof_by by);
 

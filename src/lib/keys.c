@@ -325,9 +325,13 @@ static void add_stack(struct keyer *k, const struct cprof_stack *stack, struct c
 		for (i = stack->depth; i-- > leaf_at && k->stack_key->len < room;) {
 			f = resolve(k, frame_pc(k, stack, i));
 			for (j = f->count; j-- > 0;) {
+				size_t at;
+
 				if (k->stack_key->len)
 					g_string_append_c(k->stack_key, ';');
+				at = k->stack_key->len;
 				g_string_append(k->stack_key, f->names[j]);
+				cprof_stack_frame_tidy(k->stack_key->str + at, k->stack_key->len - at);
 			}
 		}
 		if (k->stack_key->len >= room)

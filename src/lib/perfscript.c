@@ -1424,9 +1424,13 @@ static void add_stack(const struct stack *s, char **names, const struct cprof_ke
 	if (options->by == CPROF_BY_STACK) {
 		g_string_truncate(joined, 0);
 		for (i = s->depth; i-- > 0;) {
+			size_t at;
+
 			if (joined->len)
 				g_string_append_c(joined, ';');
+			at = joined->len;
 			g_string_append(joined, names[s->frames[i]]);
+			cprof_stack_frame_tidy(joined->str + at, joined->len - at);
 		}
 		cprof_dist_add(dist, joined->str, s->samples);
 		return;
