@@ -27,6 +27,7 @@ static struct {
 } run_key;
 
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+static bool key_ready;  /* run_key is drawn: set with release, read with acquire */
 
 /* 32 random bytes from getrandom(2); where it fails (a kernel before
  * 3.17, a seccomp filter), what no input can know ahead: the clock, the
@@ -70,11 +71,15 @@ static void key_init(void)
 	}
 	XXH3_generateSecret(run_key.secret, sizeof(run_key.secret), material, sizeof(material));
 	run_key.seed = XXH3_64bits(run_key.secret, sizeof(run_key.secret));
+	__atomic_store_n(&key_ready, true, __ATOMIC_RELEASE);
 }
 
 uint64_t cprof_hash(const void *data, size_t len)
 {
-	pthread_once(&key_once, key_init);
+	/* once drawn, the key is read without a call (a frame line of perf's
+	 * text is hashed millions of times) */
+	if (!__atomic_load_n(&key_ready, __ATOMIC_ACQUIRE))
+		pthread_once(&key_once, key_init);
 	return XXH3_64bits_withSecretandSeed(data, len, run_key.secret, sizeof(run_key.secret),
 					     run_key.seed);
 }

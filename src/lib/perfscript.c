@@ -119,6 +119,7 @@ struct reader {
 	uint64_t sample_period;
 	int headers;           /* -1: no sample yet, 0: samples without headers, 1: with */
 	char *event;           /* the first event's name, or NULL */
+	size_t event_len;      /* strlen(event) */
 	uint64_t samples, period_sum, first_period;
 	bool all_periods, same_period;
 };
@@ -608,9 +609,10 @@ static int take_header(struct reader *r, const struct header *h)
 		return -1;
 	if (!r->event) {
 		r->event = cprof_utf8_sanitize(h->event, name_len, &(bool){ false });
+		r->event_len = strlen(r->event);
 		if (r->block)
 			block_saw_event(r->block, h->event, name_len);
-	} else if (strlen(r->event) != name_len || memcmp(r->event, h->event, name_len) != 0) {
+	} else if (r->event_len != name_len || memcmp(r->event, h->event, name_len) != 0) {
 		char *other = cprof_utf8_sanitize(h->event, name_len, &(bool){ false });
 
 		fail(r, r->line_no, "samples of a second event, %s (the first: %s): read one event "
@@ -1010,6 +1012,7 @@ static int merge_block(struct reader *r, struct block *b)
 		r->headers = b->r.headers;
 	if (!r->event && b->r.event) {
 		r->event = b->r.event;
+		r->event_len = b->r.event_len;
 		b->r.event = NULL;
 	}
 	if (b->status < 0)
