@@ -6,12 +6,31 @@
 #   stop_server N        stops server N and waits for it to end
 #   stop_cluster         stops every server still running (for traps)
 
+# ch_ports_busy BASE: true when any of the six ports BASE+1 to BASE+6
+# (each server's TCP, HTTP and interserver ports) cannot be bound on
+# loopback: something listens there (a server of another test, any
+# program).
+ch_ports_busy() {
+	python3 -c '
+import socket, sys
+base = int(sys.argv[1])
+for port in range(base + 1, base + 7):
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        s.bind(("127.0.0.1", port))
+    except OSError:
+        sys.exit(0)
+    finally:
+        s.close()
+sys.exit(1)' "$1"
+}
+
 # The ports: a block of 10 picked from the process id, moved on while
-# anything listens there.
+# any of its six ports is taken.
 ch_pick_ports() {
 	base=$((20000 + ($$ % 3000) * 10))
-	while clickhouse-client --port $((base + 1)) -q 'SELECT 1' >/dev/null 2>&1 ||
-		clickhouse-client --port $((base + 2)) -q 'SELECT 1' >/dev/null 2>&1; do
+	while ch_ports_busy $base; do
 		base=$((base + 10))
 	done
 	CH_PORT1=$((base + 1)) CH_PORT2=$((base + 2))
@@ -85,7 +104,7 @@ XML
 		i=0
 		until clickhouse-client --port $((CH_BASE + n)) -q 'SELECT 1' >/dev/null 2>&1; do
 			i=$((i + 1))
-			if [ $i -gt 120 ] || ! kill -0 "$(cat "$CH_DIR/s$n/pid")" 2>/dev/null; then
+			if [ $i -gt 240 ] || ! kill -0 "$(cat "$CH_DIR/s$n/pid")" 2>/dev/null; then
 				tail -n 5 "$CH_DIR/s$n/error.log" "$CH_DIR/s$n/stdout.log" >&2 || true
 				fail "clickhouse-server $n did not start on port $((CH_BASE + n))"
 			fi

@@ -8,7 +8,7 @@ __attribute__((noinline)) void spin_in_lib(double until)
 	double x = 0;
 
 	while (cpu_ms() < until)
-		for (int i = 0; i < 20000; i++)
+		for (int i = 0; i < 100000; i++) /* sym.c's BLOCK */
 			x += i * 0.75;
 	spin_sink = x;
 }
