@@ -104,6 +104,19 @@ struct frame_text {
 
 struct block;
 
+/* The last sample ended, counted only when the next one ends (or at an
+ * error, or the text's end): its stack's slot, then its stack, are
+ * fetched from memory meanwhile (held_touch). */
+struct held {
+	bool valid;
+	bool touched;          /* its stack's entry was fetched */
+	bool has_period;
+	uint32_t *chain;       /* its frames: the buffer r->chain had */
+	size_t depth, cap;
+	uint64_t hash, period;
+	unsigned long long line;
+};
+
 struct reader {
 	struct cprof_perf *perf;
 	struct cprof_error *err;
@@ -114,6 +127,7 @@ struct reader {
 	size_t key_cap;
 	uint32_t *chain;       /* the open sample's frame ids */
 	size_t depth, chain_cap;
+	struct held held;
 	bool open;             /* a sample is open */
 	bool sample_has_period;
 	uint64_t sample_period;
@@ -155,11 +169,15 @@ static bool all_digits(const char *s, size_t len)
 static int fail(struct reader *r, unsigned long long line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+static int settle(struct reader *r);
+
 static int fail(struct reader *r, unsigned long long line, const char *fmt, ...)
 {
 	char what[400];
 	va_list ap;
 
+	if (settle(r) < 0)
+		return -1;     /* the held sample's error comes first */
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
@@ -169,12 +187,28 @@ static int fail(struct reader *r, unsigned long long line, const char *fmt, ...)
 	return cprof_error_set(r->err, "%s", what);
 }
 
+/* Takes text[p, end) less perf's "+0xOFF" as the frame's symbol; false
+ * when nothing is left. */
+static bool take_sym(const char *p, const char *end, struct frame_text *out)
+{
+	size_t i;
+
+	for (i = (size_t)(end - p); i > 0 && is_hex(p[i - 1]); i--)
+		;
+	if (i >= 3 && i < (size_t)(end - p) && p[i - 1] == 'x' && p[i - 2] == '0' && p[i - 3] == '+')
+		end = p + i - 3;
+	if (end == p)
+		return false;
+	out->sym = p;
+	out->sym_len = (size_t)(end - p);
+	return true;
+}
+
 /* Splits "SYM[+0xOFF][ (DSO)]" of text[0, end) (the IP and the blanks
  * after it skipped).  False when there is no symbol. */
 static bool parse_sym_dso(const char *p, const char *end, struct frame_text *out)
 {
 	const char *open;
-	size_t i;
 
 	while (p < end && *p == ' ')
 		p++;
@@ -194,16 +228,7 @@ static bool parse_sym_dso(const char *p, const char *end, struct frame_text *out
 			end = open - 1;
 		}
 	}
-	/* "+0x1f": perf's symoff */
-	for (i = (size_t)(end - p); i > 0 && is_hex(p[i - 1]); i--)
-		;
-	if (i >= 3 && i < (size_t)(end - p) && p[i - 1] == 'x' && p[i - 2] == '0' && p[i - 3] == '+')
-		end = p + i - 3;
-	if (end == p)
-		return false;
-	out->sym = p;
-	out->sym_len = (size_t)(end - p);
-	return true;
+	return take_sym(p, end, out);
 }
 
 /* Splits "[IP ]SYM[+0xOFF][ (DSO)]" (leading blanks skipped); the IP is
@@ -252,6 +277,59 @@ static bool fixed_ip(const char *line, size_t len)
 	(void)line;
 	(void)len;
 	return false;
+#endif
+}
+
+/* A call-chain line of perf's own layout, "\t%16x SYM+0xOFF (/DSO)\n",
+ * read in one pass of 16-byte blocks over text[p, end) that finds its
+ * newline and its last " (" together: when the line is one, fills `t`
+ * as parse_frame would and returns the end of its newline.  NULL for any
+ * other line (no DSO, a blank or '\r' at either end of the symbol and
+ * DSO, a NUL byte, a newline within 16 bytes of the text's end), which
+ * the general path reads: this path only ever agrees with it. */
+static const char *perf_frame_line(const char *p, const char *end, struct frame_text *t)
+{
+#ifdef __SSE2__
+	const char *q = p + 18, *sym = q, *open = NULL, *nl;
+	unsigned carry = 0;    /* the last block ended in a blank */
+
+	if (end - p < 18 + 16 || p[0] != '\t' || !fixed_ip(p, (size_t)(end - p)) || *sym == ' ')
+		return NULL;
+	for (;; q += 16) {
+		__m128i v;
+		unsigned newline, blank, pairs, nul, before = 0xffff;
+
+		if (end - q < 16)
+			return NULL;
+		v = _mm_loadu_si128((const __m128i *)(const void *)q);
+		newline = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')));
+		nul = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128()));
+		blank = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')));
+		pairs = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('('))) &
+			((blank << 1) | carry);
+		if (newline)
+			before = (newline & -newline) - 1;
+		if (nul & before)
+			return NULL;   /* refused by the general path */
+		pairs &= before;
+		if (pairs)
+			open = q + 31 - __builtin_clz(pairs);
+		if (newline) {
+			nl = q + __builtin_ctz(newline);
+			break;
+		}
+		carry = blank >> 15;
+	}
+	if (!open || nl[-1] != ')' || open + 2 >= nl || (open[1] != '/' && open[1] != '['))
+		return NULL;
+	t->dso = open + 1;
+	t->dso_len = (size_t)(nl - 1 - t->dso);
+	return take_sym(sym, open - 1, t) ? nl + 1 : NULL;
+#else
+	(void)p;
+	(void)end;
+	(void)t;
+	return NULL;
 #endif
 }
 
@@ -413,11 +491,18 @@ static void stacks_grow(struct cprof_perf *perf)
 	free(old);
 }
 
-/* The entry of the chain[0, depth), added when new. */
-static struct stack *intern_stack(struct cprof_perf *perf, const uint32_t *chain, size_t depth)
+/* The hash of chain[0, depth). */
+static uint64_t stack_hash(const uint32_t *chain, size_t depth)
+{
+	return cprof_hash(chain, depth * sizeof(uint32_t));
+}
+
+/* The entry of the chain[0, depth) whose stack_hash is `hash`, added
+ * when new. */
+static struct stack *intern_stack(struct cprof_perf *perf, const uint32_t *chain, size_t depth,
+				  uint64_t hash)
 {
 	size_t bytes = depth * sizeof(uint32_t), j;
-	uint64_t hash = cprof_hash(chain, bytes);
 	struct stack *s;
 
 	for (j = hash & perf->stack_mask; (s = perf->stack_slots[j].stack);
@@ -462,11 +547,44 @@ static int count_sample(struct reader *r, struct stack *s, bool has_period, uint
 static void record_sample(struct block *b, const struct stack *s, bool has_period,
 			  uint64_t period, unsigned long long line);
 
-/* Ends the open sample: counted in its stack's entry, or in a block
+/* Counts the held sample, if any: in its stack's entry, or in a block
  * recorded to be counted when the block is merged. */
+static int settle(struct reader *r)
+{
+	struct held *h = &r->held;
+	struct stack *s;
+
+	if (!h->valid)
+		return 0;
+	h->valid = false;
+	s = intern_stack(r->perf, h->chain, h->depth, h->hash);
+	if (r->block) {
+		record_sample(r->block, s, h->has_period, h->period, h->line);
+		return 0;
+	}
+	return count_sample(r, s, h->has_period, h->period, h->line);
+}
+
+/* Fetches the held sample's stack entry into the cache, once its slot,
+ * fetched when it was held, has had time to arrive. */
+static void held_touch(struct reader *r)
+{
+	const struct stack_slot *slot = &r->perf->stack_slots[r->held.hash & r->perf->stack_mask];
+
+	r->held.touched = true;
+	if (slot->stack && slot->hash == r->held.hash) {
+		__builtin_prefetch(slot->stack);
+		__builtin_prefetch((const char *)slot->stack + 64);
+	}
+}
+
+/* Ends the open sample: counts the one held before, and holds this one
+ * (its frames, hashed, and its stack's slot fetched). */
 static int end_sample(struct reader *r)
 {
-	struct stack *s;
+	struct held *h = &r->held;
+	uint32_t *spare = h->chain;
+	size_t spare_cap = h->cap;
 
 	if (!r->open)
 		return 0;
@@ -474,12 +592,21 @@ static int end_sample(struct reader *r)
 	if (r->depth == 0)
 		return fail(r, r->sample_line, "a sample without frames (perf script -F needs ip and "
 					       "sym)");
-	s = intern_stack(r->perf, r->chain, r->depth);
-	if (r->block) {
-		record_sample(r->block, s, r->sample_has_period, r->sample_period, r->sample_line);
-		return 0;
-	}
-	return count_sample(r, s, r->sample_has_period, r->sample_period, r->sample_line);
+	if (settle(r) < 0)
+		return -1;
+	h->chain = r->chain;
+	h->cap = r->chain_cap;
+	r->chain = spare;
+	r->chain_cap = spare_cap;
+	h->depth = r->depth;
+	h->hash = stack_hash(h->chain, h->depth);
+	h->has_period = r->sample_has_period;
+	h->period = r->sample_period;
+	h->line = r->sample_line;
+	h->valid = true;
+	h->touched = false;
+	__builtin_prefetch(&r->perf->stack_slots[h->hash & r->perf->stack_mask]);
+	return 0;
 }
 
 static int begin_sample(struct reader *r, bool header)
@@ -717,14 +844,25 @@ static int finish(struct reader *r, struct cprof_profile *profile, const char *s
 static int parse_lines(struct reader *r, const char *text, size_t len)
 {
 	const char *p = text, *end = text + len;
-	bool has_nul = memchr(text, '\0', len) != NULL;
 
 	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p), m = n;
+		const char *nl, *next;
+		size_t n, m;
+		struct frame_text t;
 
+		if (r->open && (next = perf_frame_line(p, end, &t))) {
+			r->line_no++;
+			push_frame(r, &t);
+			if (r->depth == 4 && r->held.valid && !r->held.touched)
+				held_touch(r);
+			p = next;
+			continue;
+		}
+		nl = memchr(p, '\n', (size_t)(end - p));
+		n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		m = n;
 		r->line_no++;
-		if (has_nul && memchr(p, '\0', n))
+		if (memchr(p, '\0', n))
 			return fail(r, r->line_no, "NUL byte in perf script's text");
 		if (m > 0 && p[m - 1] == '\r')
 			m--;
@@ -732,7 +870,7 @@ static int parse_lines(struct reader *r, const char *text, size_t len)
 			return -1;
 		p += n + (nl != NULL);
 	}
-	return 0;
+	return settle(r);
 }
 
 /* Blocks.  Past the first sample, the text is cut after blank lines
@@ -919,6 +1057,7 @@ static void block_end(struct block *b)
 	cprof_perf_free(b->r.perf);
 	free(b->r.key);
 	free(b->r.chain);
+	free(b->r.held.chain);
 	free(b->r.event);
 	free(b->event);
 	free(b->recs);
@@ -981,7 +1120,8 @@ static void merge_tables(struct reader *r, struct block *b)
 		}
 		for (j = 0; j < s->depth; j++)
 			r->chain[j] = b->frame_ids[s->frames[j]];
-		b->stack_map[i] = intern_stack(r->perf, r->chain, s->depth);
+		b->stack_map[i] = intern_stack(r->perf, r->chain, s->depth,
+					       stack_hash(r->chain, s->depth));
 	}
 	b->merged_stacks = from->stacks.len;
 	r->perf->has_dso |= from->has_dso;
@@ -1136,12 +1276,15 @@ static int read_text(struct cprof_input *in, struct cprof_profile *profile,
 	status = read_lines(&r, in);
 	if (status == 0)
 		status = end_sample(&r);
+	if (status == 0)
+		status = settle(&r);
 	if (status == 0 && r.samples == 0 && !child)
 		status = fail(&r, r.line_no, "no samples in perf script's text");
 	if (status == 0)
 		status = finish(&r, profile, sample_index);
 	free(r.key);
 	free(r.chain);
+	free(r.held.chain);
 	free(r.event);
 	return status;
 }
