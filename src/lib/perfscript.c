@@ -255,22 +255,31 @@ static bool parse_frame(const char *p, size_t len, bool ip_optional, struct fram
  * parse_frame's scan would take the IP to end there.  Tells so in a few
  * vector instructions, where the machine has them (false otherwise: the
  * scan then decides). */
-static bool fixed_ip(const char *line, size_t len)
-{
 #ifdef __SSE2__
-	__m128i v, digit, letter;
-	unsigned blanks, hex;
+/* Which of the 16 bytes at p are hexadecimal digits, a bit each. */
+static inline unsigned hex_mask(const char *p)
+{
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p), digit, letter;
 
-	if (len < 19 || line[17] != ' ')
-		return false;
-	v = _mm_loadu_si128((const __m128i *)(const void *)(line + 1));
-	blanks = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')));
 	digit = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
 			      _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)));
 	v = _mm_or_si128(v, _mm_set1_epi8(0x20));  /* 'A'-'F' as 'a'-'f' */
 	letter = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('a' - 1)),
 			       _mm_cmplt_epi8(v, _mm_set1_epi8('f' + 1)));
-	hex = (unsigned)_mm_movemask_epi8(_mm_or_si128(digit, letter));
+	return (unsigned)_mm_movemask_epi8(_mm_or_si128(digit, letter));
+}
+#endif
+
+static inline bool fixed_ip(const char *line, size_t len)
+{
+#ifdef __SSE2__
+	unsigned blanks, hex;
+
+	if (len < 19 || line[17] != ' ')
+		return false;
+	blanks = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+		_mm_loadu_si128((const __m128i *)(const void *)(line + 1)), _mm_set1_epi8(' ')));
+	hex = hex_mask(line + 1);
 	/* the blanks a prefix, the digits the rest, at least one digit */
 	return (blanks & (blanks + 1)) == 0 && (blanks | hex) == 0xffff && blanks != 0xffff;
 #else
@@ -279,6 +288,31 @@ static bool fixed_ip(const char *line, size_t len)
 	return false;
 #endif
 }
+
+#ifdef __SSE2__
+/* take_sym for text[sym, end) with at least 16 bytes readable before
+ * `end`: the hexadecimal digits before `end` found in one comparison of
+ * 16 bytes, when fewer than 16. */
+static bool take_symoff(const char *sym, const char *end, struct frame_text *out)
+{
+	unsigned hex = hex_mask(end - 16), digits;
+	const char *plus;
+
+	if (end - 16 < sym)    /* bytes before the symbol are not its digits */
+		hex &= ~0u << (sym - (end - 16));
+	if (hex == 0xffff)
+		return take_sym(sym, end, out);
+	digits = (unsigned)__builtin_clz(~hex << 16);  /* the run of ones ending at bit 15 */
+	plus = end - digits - 3;
+	if (digits > 0 && plus >= sym && plus[0] == '+' && plus[1] == '0' && plus[2] == 'x')
+		end = plus;
+	if (end == sym)
+		return false;
+	out->sym = sym;
+	out->sym_len = (size_t)(end - sym);
+	return true;
+}
+#endif
 
 /* A call-chain line of perf's own layout, "\t%16x SYM+0xOFF (/DSO)\n",
  * read in one pass of 16-byte blocks over text[p, end) that finds its
@@ -324,7 +358,7 @@ static const char *perf_frame_line(const char *p, const char *end, struct frame_
 		return NULL;
 	t->dso = open + 1;
 	t->dso_len = (size_t)(nl - 1 - t->dso);
-	return take_sym(sym, open - 1, t) ? nl + 1 : NULL;
+	return take_symoff(sym, open - 1, t) ? nl + 1 : NULL;
 #else
 	(void)p;
 	(void)end;
