@@ -100,6 +100,7 @@ struct cprof_perf {
 struct frame_text {
 	const char *sym, *dso;
 	size_t sym_len, dso_len;
+	bool padded;           /* the 16 bytes before sym + sym_len and dso + dso_len can be read */
 };
 
 struct block;
@@ -216,6 +217,7 @@ static bool parse_sym_dso(const char *p, const char *end, struct frame_text *out
 		end--;
 	if (p == end)
 		return false;
+	out->padded = false;
 	out->dso = "";
 	out->dso_len = 0;
 	if (end[-1] == ')') {
@@ -358,6 +360,7 @@ static const char *perf_frame_line(const char *p, const char *end, struct frame_
 		return NULL;
 	t->dso = open + 1;
 	t->dso_len = (size_t)(nl - 1 - t->dso);
+	t->padded = true;
 	return take_symoff(sym, open - 1, t) ? nl + 1 : NULL;
 #else
 	(void)p;
@@ -434,6 +437,32 @@ static uint64_t frame_hash(const struct frame_text *t)
 	return cprof_hash(t->sym, t->sym_len) ^ (t->dso_len * UINT64_C(0x9E3779B97F4A7C15));
 }
 
+/* a[0, len) == b[0, len).  With `padded`, the 16 bytes before a + len
+ * and b + len can be read (a frame's key is after its header, and the
+ * one-pass reader's fields are 18 bytes into their line): compared 16
+ * at a time, without a call. */
+static inline bool same_text(const char *a, const char *b, size_t len, bool padded)
+{
+#ifdef __SSE2__
+	size_t i;
+	unsigned last;
+
+	if (!padded)
+		return memcmp(a, b, len) == 0;
+	for (i = 0; i + 16 < len; i += 16)
+		if (_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(a + i)),
+						     _mm_loadu_si128((const __m128i *)(const void *)(b + i)))) != 0xffff)
+			return false;
+	last = (unsigned)_mm_movemask_epi8(
+		_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(a + len - 16)),
+			       _mm_loadu_si128((const __m128i *)(const void *)(b + len - 16))));
+	return (last | (0xffffu >> (len < 16 ? len : 16))) == 0xffff;  /* bytes before a, b ignored */
+#else
+	(void)padded;
+	return memcmp(a, b, len) == 0;
+#endif
+}
+
 /* The id of the frame `t` without a source line, or UINT32_MAX. */
 static uint32_t find_frame(const struct cprof_perf *perf, uint64_t hash, const struct frame_text *t)
 {
@@ -445,8 +474,8 @@ static uint32_t find_frame(const struct cprof_perf *perf, uint64_t hash, const s
 		const struct frame *f = slot->frame;
 
 		if (slot->hash == hash && !f->srcline && f->sym_len == t->sym_len &&
-		    f->dso_len == t->dso_len && memcmp(f->key, t->sym, t->sym_len) == 0 &&
-		    memcmp(frame_dso(f), t->dso, t->dso_len) == 0)
+		    f->dso_len == t->dso_len && same_text(f->key, t->sym, t->sym_len, t->padded) &&
+		    same_text(frame_dso(f), t->dso, t->dso_len, t->padded))
 			return f->id;
 	}
 	return UINT32_MAX;
