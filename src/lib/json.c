@@ -4,6 +4,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "dist.h"
 #include "json.h"
@@ -96,15 +99,34 @@ struct entry_stream {
 	json_t *item, *key, *count, *p;
 };
 
+/* True when s[0, len) is ASCII, so valid UTF-8 without a closer look. */
+static bool all_ascii(const char *s, size_t len)
+{
+	size_t i = 0;
+
+#ifdef __SSE2__
+	for (; i + 16 <= len; i += 16)
+		if (_mm_movemask_epi8(_mm_loadu_si128((const __m128i *)(const void *)(s + i))))
+			return false;
+#endif
+	for (; i < len; i++)
+		if (s[i] & 0x80)
+			return false;
+	return true;
+}
+
 static const json_t *next_entry(void *ctx)
 {
 	struct entry_stream *s = ctx;
 	const struct cprof_entry *entry;
+	size_t len;
 
 	if (s->next == s->n)
 		return NULL;
 	entry = s->dist->entries.items[s->next++];
-	if (json_string_setn(s->key, entry->key, strlen(entry->key)) != 0)
+	len = strlen(entry->key);
+	if ((all_ascii(entry->key, len) ? json_string_setn_nocheck(s->key, entry->key, len)
+					: json_string_setn(s->key, entry->key, len)) != 0)
 		cprof_die("internal error: a key is not valid UTF-8");
 	json_integer_set(s->count, (json_int_t)entry->count);
 	json_real_set(s->p, share(s->dist, entry->count));

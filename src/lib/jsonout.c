@@ -3,6 +3,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "jsonout.h"
 
@@ -86,6 +89,9 @@ int cprof_format_double(char buf[CPROF_DOUBLE_CHARS], double value)
 struct sink {
 	FILE *out;
 	const struct cprof_json_stream *stream;
+	double last;           /* the last real written, and its text: */
+	int last_len;          /* sorted entries repeat their shares */
+	char last_text[CPROF_DOUBLE_CHARS];
 	size_t len;
 	char buf[1 << 14];
 };
@@ -149,6 +155,33 @@ static void put_indent(struct sink *sink, int depth)
 	put_bytes(sink, spaces, n);
 }
 
+/* The index of the first byte of s[i, len) that needs an escape, or len:
+ * 16 at a time where they can be read. */
+static size_t plain_run(const char *s, size_t i, size_t len)
+{
+#ifdef __SSE2__
+	for (; i + 16 <= len; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		/* bytes below 0x20, as signed: 0x00-0x1f only (UTF-8's are negative) */
+		__m128i control = _mm_and_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)),
+						_mm_cmpgt_epi8(v, _mm_set1_epi8(-1)));
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+			control, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+					      _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')))));
+
+		if (m)
+			return i + (size_t)__builtin_ctz(m);
+	}
+#endif
+	for (; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c < 0x20 || c == '"' || c == '\\')
+			break;
+	}
+	return i;
+}
+
 /* A string with jansson's escapes: the mandatory ones, and \uXXXX for the
  * other control characters; UTF-8 passes through as it is. */
 static void write_string(struct sink *sink, const char *s, size_t len)
@@ -156,13 +189,11 @@ static void write_string(struct sink *sink, const char *s, size_t len)
 	size_t i, run = 0;
 
 	put_char(sink, '"');
-	for (i = 0; i < len; i++) {
+	for (i = 0; (i = plain_run(s, i, len)) < len; i++) {
 		unsigned char c = (unsigned char)s[i];
 		const char *escape = NULL;
 		char seq[8];
 
-		if (c >= 0x20 && c != '"' && c != '\\')
-			continue;
 		put_bytes(sink, s + run, i - run);
 		run = i + 1;
 		switch (c) {
@@ -235,7 +266,7 @@ static void write_array(struct sink *sink, const json_t *array, bool compact, in
 
 static void write_value(struct sink *sink, const json_t *value, bool compact, int depth)
 {
-	char number[CPROF_DOUBLE_CHARS];
+	double real;
 
 	switch (json_typeof(value)) {
 	case JSON_OBJECT:
@@ -251,7 +282,12 @@ static void write_value(struct sink *sink, const json_t *value, bool compact, in
 		put_integer(sink, json_integer_value(value));
 		break;
 	case JSON_REAL:
-		put_bytes(sink, number, (size_t)cprof_format_double(number, json_real_value(value)));
+		real = json_real_value(value);
+		if (sink->last_len == 0 || memcmp(&sink->last, &real, sizeof(real)) != 0) {
+			sink->last = real;    /* compared bit for bit: -0.0 is not 0.0 */
+			sink->last_len = cprof_format_double(sink->last_text, real);
+		}
+		put_bytes(sink, sink->last_text, (size_t)sink->last_len);
 		break;
 	case JSON_TRUE:
 		put_text(sink, "true");
@@ -272,6 +308,7 @@ void cprof_json_dump_stream(FILE *out, const json_t *root, bool compact,
 
 	sink.out = out;
 	sink.stream = stream;
+	sink.last_len = 0;
 	sink.len = 0;
 	write_value(&sink, root, compact, 0);
 	sink_flush(&sink);

@@ -42,6 +42,47 @@ static void test_layout(void)
 	json_decref(root);
 }
 
+/* An escape at every offset of a string longer than a 16-byte block,
+ * beside UTF-8: written as jansson writes it. */
+static void test_escape_offsets(void)
+{
+	static const char specials[] = "\"\\\n\x01\x1f\x7f";
+	char text[64];
+	size_t k, c;
+
+	for (c = 0; c < sizeof(specials) - 1; c++) {
+		for (k = 0; k < 40; k++) {
+			json_t *root;
+			char *theirs, *mine;
+
+			memset(text, 'a', k);
+			text[k] = specials[c];
+			memset(text + k + 1, 'b', 40 - k);
+			memcpy(text + 41, "caf\xc3\xa9", 6);
+			root = json_pack("{s:s}", "s", text);
+			theirs = json_dumps(root, JSON_COMPACT);
+			mine = ours(root, true);
+			check(strcmp(theirs, mine) == 0, "escape %#x at %zu: %s, not %s",
+			      (unsigned)specials[c], k, mine, theirs);
+			free(theirs);
+			free(mine);
+			json_decref(root);
+		}
+	}
+}
+
+/* Reals repeated, and 0.0 beside -0.0 (equal, but not the same text):
+ * each written as itself. */
+static void test_repeated_reals(void)
+{
+	json_t *root = json_pack("[f,f,f,f,f,f,f]", 0.0, -0.0, -0.0, 0.0, 0.25, 0.25, 1e-5);
+	char *mine = ours(root, true);
+
+	check(strcmp(mine, "[0.0,-0.0,-0.0,0.0,0.25,0.25,1e-5]") == 0, "reals: %s", mine);
+	free(mine);
+	json_decref(root);
+}
+
 static void expect(double value, const char *text)
 {
 	char buf[CPROF_DOUBLE_CHARS];
@@ -170,6 +211,8 @@ static void test_stream(void)
 int main(void)
 {
 	test_layout();
+	test_escape_offsets();
+	test_repeated_reals();
 	test_numbers();
 	test_stream();
 	return failures ? 1 : 0;
