@@ -7,7 +7,11 @@
  * The bytes, their order, every offset and every message are those of
  * reading in the caller's thread.  A mapped window would save the copy,
  * but on the project's machine (a paravirtualized guest) each newly
- * mapped page costs more than copying it: bench/RESULTS.md. */
+ * mapped page costs more than copying it: bench/RESULTS.md.  The two
+ * buffers of an input read ahead are a huge page each where the system
+ * gives them (cprof_pages_alloc): a gigabyte read through 4 KiB pages
+ * cost that guest an eighth more time, in the kernel's copy and in the
+ * parse, for the walks of its page tables. */
 #include "config.h"
 
 #include <errno.h>
@@ -19,12 +23,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "arena.h"
 #include "input.h"
 #include "util.h"
 
 enum {
-	INPUT_CHUNK = 1 << 20,
 	AHEAD_ROOM = 64 << 10,  /* room for the unread end in front of a chunk */
+	INPUT_CHUNK = (2 << 20) - AHEAD_ROOM,  /* with its room, a huge page */
 };
 
 struct cprof_read_ahead {
@@ -32,7 +37,8 @@ struct cprof_read_ahead {
 	pthread_mutex_t lock;
 	pthread_cond_t changed;
 	int wake[2];           /* a pipe: written to once, to end a wait in read */
-	unsigned char *spare;  /* the thread's buffer: AHEAD_ROOM + INPUT_CHUNK */
+	unsigned char *spare;  /* the thread's buffer: at least AHEAD_ROOM + INPUT_CHUNK, */
+	size_t spare_cap;      /* in pages (cprof_pages_alloc) */
 	/* Under the lock: */
 	bool go;               /* the thread may fill spare */
 	bool ready;            /* spare holds `got` bytes after AHEAD_ROOM */
@@ -145,6 +151,34 @@ static bool create_thread(struct cprof_read_ahead *r, struct cprof_input *in)
 	return ok;
 }
 
+/* Gives the input a buffer of `cap` bytes (at least what it holds), in
+ * pages when `pages`: the bytes buffered moved to its start. */
+static void buf_move(struct cprof_input *in, size_t cap, bool pages)
+{
+	size_t avail = in->end - in->start;
+	unsigned char *buf = pages ? cprof_pages_alloc(cap) : cprof_xmalloc(cap);
+
+	memcpy(buf, in->buf + in->start, avail);
+	if (in->pages)
+		cprof_pages_free(in->buf, in->cap);
+	else
+		free(in->buf);
+	in->buf = buf;
+	in->cap = cap;
+	in->pages = pages;
+	in->start = 0;
+	in->end = avail;
+}
+
+/* Makes room for `cap` bytes, the bytes buffered kept. */
+static void buf_grow(struct cprof_input *in, size_t cap)
+{
+	if (in->pages)
+		buf_move(in, cap, true);
+	else
+		in->buf = cprof_xrealloc(in->buf, cap), in->cap = cap;
+}
+
 /* Starts reading ahead; false (and reading stays in this thread) when no
  * thread can be made. */
 static bool ahead_start(struct cprof_input *in)
@@ -155,7 +189,10 @@ static bool ahead_start(struct cprof_input *in)
 		goto fail;
 	if (pipe2(r->wake, O_CLOEXEC) != 0)
 		goto fail;
-	r->spare = cprof_xmalloc(AHEAD_ROOM + INPUT_CHUNK);
+	r->spare_cap = AHEAD_ROOM + INPUT_CHUNK;
+	r->spare = cprof_pages_alloc(r->spare_cap);
+	if (!in->pages)
+		buf_move(in, in->cap, true);
 	r->go = true;
 	pthread_mutex_init(&r->lock, NULL);
 	pthread_cond_init(&r->changed, NULL);
@@ -168,7 +205,7 @@ static bool ahead_start(struct cprof_input *in)
 	close(r->wake[1]);
 	in->ahead = NULL;
 fail:
-	free(r->spare);
+	cprof_pages_free(r->spare, r->spare_cap);
 	free(r);
 	return false;
 }
@@ -192,7 +229,7 @@ static void ahead_end(struct cprof_input *in)
 	pthread_cond_destroy(&r->changed);
 	close(r->wake[0]);
 	close(r->wake[1]);
-	free(r->spare);
+	cprof_pages_free(r->spare, r->spare_cap);
 	free(r);
 	in->ahead = NULL;
 }
@@ -222,14 +259,17 @@ static long long ahead_take(struct cprof_input *in, struct cprof_error *err)
 
 	if (left <= AHEAD_ROOM && got > 0) {
 		unsigned char *old = in->buf;
+		size_t old_cap = in->cap;
 
 		memcpy(r->spare + AHEAD_ROOM - left, in->buf + in->start, left);
 		in->buf = r->spare;
 		in->start = AHEAD_ROOM - left;
 		in->end = AHEAD_ROOM + got;
-		in->cap = AHEAD_ROOM + INPUT_CHUNK;
-		/* The caller's buffer is never smaller than a chunk and its room. */
+		in->cap = r->spare_cap;
+		/* The caller's buffer is never smaller than a chunk and its
+		 * room, and in pages since the thread started (ahead_start). */
 		r->spare = old;
+		r->spare_cap = old_cap;
 	} else if (got > 0) {
 		if (in->start > 0) {
 			memmove(in->buf, in->buf + in->start, left);
@@ -237,9 +277,11 @@ static long long ahead_take(struct cprof_input *in, struct cprof_error *err)
 			in->start = 0;
 		}
 		if (in->cap - in->end < got) {
-			while (in->cap - in->end < got)
-				in->cap *= 2;
-			in->buf = cprof_xrealloc(in->buf, in->cap);
+			size_t cap = in->cap;
+
+			while (cap - in->end < got)
+				cap *= 2;
+			buf_grow(in, cap);
 		}
 		memcpy(in->buf + in->end, r->spare + AHEAD_ROOM, got);
 		in->end += got;
@@ -301,8 +343,12 @@ void cprof_input_close(struct cprof_input *in)
 	if (in->fd > STDIN_FILENO)
 		close(in->fd);
 	in->fd = -1;
-	free(in->buf);
+	if (in->pages)
+		cprof_pages_free(in->buf, in->cap);
+	else
+		free(in->buf);
 	in->buf = NULL;
+	in->pages = false;
 	in->cap = in->start = in->end = 0;
 }
 
@@ -337,8 +383,7 @@ long long cprof_input_fill(struct cprof_input *in, size_t want, struct cprof_err
 							       (unsigned long long)in->offset);
 				cap *= 2;
 			}
-			in->buf = cprof_xrealloc(in->buf, cap);
-			in->cap = cap;
+			buf_grow(in, cap);
 		}
 		got = read(in->fd, in->buf + in->end, in->cap - in->end);
 		if (got < 0) {

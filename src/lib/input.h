@@ -17,6 +17,7 @@ struct cprof_input {
 	uint64_t size;
 	unsigned char *buf;
 	size_t cap;
+	bool pages;            /* buf is cprof_pages_alloc's (the input is read ahead) */
 	size_t start;          /* buffered bytes are buf[start, end) */
 	size_t end;
 	uint64_t offset;       /* file offset of buf[start] */

@@ -40,7 +40,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	for (;;) {
-		size_t want = next() % 4 == 0 ? (size_t)(next() % (3 << 20)) + 1
+		size_t want = next() % 4 == 0 ? (size_t)(next() % (6 << 20)) + 1
 					       : (size_t)(next() % 4096) + 1;
 		long long got;
 		size_t take;
