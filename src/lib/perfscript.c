@@ -384,7 +384,7 @@ static void frames_grow(struct cprof_perf *perf)
 	size_t old_cap = perf->frame_mask + 1, i, j;
 
 	perf->frame_mask = 2 * old_cap - 1;
-	perf->frame_slots = cprof_xcalloc(perf->frame_mask + 1, sizeof(*old));
+	perf->frame_slots = cprof_pages_alloc((perf->frame_mask + 1) * sizeof(*old));
 	for (i = 0; i < old_cap; i++) {
 		if (!old[i].frame)
 			continue;
@@ -393,7 +393,7 @@ static void frames_grow(struct cprof_perf *perf)
 			;
 		perf->frame_slots[j] = old[i];
 	}
-	free(old);
+	cprof_pages_free(old, old_cap * sizeof(*old));
 }
 
 /* The id of the frame whose key is key[0, len), added when new. */
@@ -542,7 +542,7 @@ static void stacks_grow(struct cprof_perf *perf)
 	size_t old_cap = perf->stack_mask + 1, i, j;
 
 	perf->stack_mask = 2 * old_cap - 1;
-	perf->stack_slots = cprof_xcalloc(perf->stack_mask + 1, sizeof(*old));
+	perf->stack_slots = cprof_pages_alloc((perf->stack_mask + 1) * sizeof(*old));
 	for (i = 0; i < old_cap; i++) {
 		if (!old[i].stack)
 			continue;
@@ -551,7 +551,7 @@ static void stacks_grow(struct cprof_perf *perf)
 			;
 		perf->stack_slots[j] = old[i];
 	}
-	free(old);
+	cprof_pages_free(old, old_cap * sizeof(*old));
 }
 
 /* The hash of chain[0, depth). */
@@ -1008,9 +1008,9 @@ static void block_skipped_comment(struct block *b)
 static void perf_init(struct cprof_perf *perf)
 {
 	perf->frame_mask = 1023;
-	perf->frame_slots = cprof_xcalloc(perf->frame_mask + 1, sizeof(*perf->frame_slots));
+	perf->frame_slots = cprof_pages_alloc((perf->frame_mask + 1) * sizeof(*perf->frame_slots));
 	perf->stack_mask = 1023;
-	perf->stack_slots = cprof_xcalloc(perf->stack_mask + 1, sizeof(*perf->stack_slots));
+	perf->stack_slots = cprof_pages_alloc((perf->stack_mask + 1) * sizeof(*perf->stack_slots));
 }
 
 /* Forgets the block thread's tables (what a block read that was then
@@ -1712,8 +1712,8 @@ void cprof_perf_free(struct cprof_perf *perf)
 	cprof_arena_free(&perf->arena);
 	cprof_arena_free(&perf->stack_arena);
 	free(perf->frames);
-	free(perf->frame_slots);
-	free(perf->stack_slots);
+	cprof_pages_free(perf->frame_slots, (perf->frame_mask + 1) * sizeof(*perf->frame_slots));
+	cprof_pages_free(perf->stack_slots, (perf->stack_mask + 1) * sizeof(*perf->stack_slots));
 	cprof_ptrs_clear(&perf->stacks, NULL);
 	free(perf);
 }
