@@ -30,6 +30,7 @@
 enum {
 	AHEAD_ROOM = 64 << 10,  /* room for the unread end in front of a chunk */
 	INPUT_CHUNK = (2 << 20) - AHEAD_ROOM,  /* with its room, a huge page */
+	PIPE_SIZE = 1 << 20,    /* /proc/sys/fs/pipe-max-size's default */
 };
 
 struct cprof_read_ahead {
@@ -37,8 +38,8 @@ struct cprof_read_ahead {
 	pthread_mutex_t lock;
 	pthread_cond_t changed;
 	int wake[2];           /* a pipe: written to once, to end a wait in read */
-	unsigned char *spare;  /* the thread's buffer: at least AHEAD_ROOM + INPUT_CHUNK, */
-	size_t spare_cap;      /* in pages (cprof_pages_alloc) */
+	unsigned char *spare;  /* the thread's buffer: AHEAD_ROOM + INPUT_CHUNK */
+	size_t spare_cap;      /* bytes, in pages (cprof_pages_alloc) */
 	/* Under the lock: */
 	bool go;               /* the thread may fill spare */
 	bool ready;            /* spare holds `got` bytes after AHEAD_ROOM */
@@ -151,6 +152,15 @@ static bool create_thread(struct cprof_read_ahead *r, struct cprof_input *in)
 	return ok;
 }
 
+/* Frees the input's buffer, of whichever kind. */
+static void buf_free(struct cprof_input *in)
+{
+	if (in->pages)
+		cprof_pages_free(in->buf, in->cap);
+	else
+		free(in->buf);
+}
+
 /* Gives the input a buffer of `cap` bytes (at least what it holds), in
  * pages when `pages`: the bytes buffered moved to its start. */
 static void buf_move(struct cprof_input *in, size_t cap, bool pages)
@@ -159,10 +169,7 @@ static void buf_move(struct cprof_input *in, size_t cap, bool pages)
 	unsigned char *buf = pages ? cprof_pages_alloc(cap) : cprof_xmalloc(cap);
 
 	memcpy(buf, in->buf + in->start, avail);
-	if (in->pages)
-		cprof_pages_free(in->buf, in->cap);
-	else
-		free(in->buf);
+	buf_free(in);
 	in->buf = buf;
 	in->cap = cap;
 	in->pages = pages;
@@ -170,13 +177,18 @@ static void buf_move(struct cprof_input *in, size_t cap, bool pages)
 	in->end = avail;
 }
 
-/* Makes room for `cap` bytes, the bytes buffered kept. */
+/* Makes room for `cap` bytes, the bytes buffered kept: past a chunk and
+ * its room, from malloc, whose realloc moves a large block's pages
+ * rather than copying them (an input read whole, as cprof-sched's, would
+ * otherwise need its old and new buffer at once). */
 static void buf_grow(struct cprof_input *in, size_t cap)
 {
-	if (in->pages)
-		buf_move(in, cap, true);
-	else
-		in->buf = cprof_xrealloc(in->buf, cap), in->cap = cap;
+	if (in->pages) {
+		buf_move(in, cap, false);
+		return;
+	}
+	in->buf = cprof_xrealloc(in->buf, cap);
+	in->cap = cap;
 }
 
 /* Starts reading ahead; false (and reading stays in this thread) when no
@@ -191,7 +203,7 @@ static bool ahead_start(struct cprof_input *in)
 		goto fail;
 	r->spare_cap = AHEAD_ROOM + INPUT_CHUNK;
 	r->spare = cprof_pages_alloc(r->spare_cap);
-	if (!in->pages)
+	if (!in->pages && in->cap == r->spare_cap)
 		buf_move(in, in->cap, true);
 	r->go = true;
 	pthread_mutex_init(&r->lock, NULL);
@@ -258,18 +270,22 @@ static long long ahead_take(struct cprof_input *in, struct cprof_error *err)
 	pthread_mutex_unlock(&r->lock);
 
 	if (left <= AHEAD_ROOM && got > 0) {
-		unsigned char *old = in->buf;
-		size_t old_cap = in->cap;
+		unsigned char *mine;
 
 		memcpy(r->spare + AHEAD_ROOM - left, in->buf + in->start, left);
-		in->buf = r->spare;
+		/* The caller's buffer becomes the thread's: a chunk and its
+		 * room in pages, or else (grown for a long record) a new one. */
+		if (!in->pages || in->cap != r->spare_cap) {
+			buf_free(in);
+			in->buf = cprof_pages_alloc(r->spare_cap);
+			in->cap = r->spare_cap;
+		}
+		mine = r->spare;
+		r->spare = in->buf;
+		in->buf = mine;
+		in->pages = true;
 		in->start = AHEAD_ROOM - left;
 		in->end = AHEAD_ROOM + got;
-		in->cap = r->spare_cap;
-		/* The caller's buffer is never smaller than a chunk and its
-		 * room, and in pages since the thread started (ahead_start). */
-		r->spare = old;
-		r->spare_cap = old_cap;
 	} else if (got > 0) {
 		if (in->start > 0) {
 			memmove(in->buf, in->buf + in->start, left);
@@ -329,7 +345,7 @@ int cprof_input_open(struct cprof_input *in, const char *name, struct cprof_erro
 	/* A pipe of 64 KiB costs a context switch per 64 KiB: ask for more
 	 * (an unprivileged process may get up to /proc/sys/fs/pipe-max-size). */
 	if (S_ISFIFO(st.st_mode))
-		(void)fcntl(in->fd, F_SETPIPE_SZ, INPUT_CHUNK);
+		(void)fcntl(in->fd, F_SETPIPE_SZ, PIPE_SIZE);
 #endif
 	in->size = in->regular ? (uint64_t)st.st_size : 0;
 	in->cap = AHEAD_ROOM + INPUT_CHUNK;
@@ -343,10 +359,7 @@ void cprof_input_close(struct cprof_input *in)
 	if (in->fd > STDIN_FILENO)
 		close(in->fd);
 	in->fd = -1;
-	if (in->pages)
-		cprof_pages_free(in->buf, in->cap);
-	else
-		free(in->buf);
+	buf_free(in);
 	in->buf = NULL;
 	in->pages = false;
 	in->cap = in->start = in->end = 0;
