@@ -1156,7 +1156,7 @@ static bool block_fits(const struct reader *r, const struct block *b)
 	if (b->r.headers >= 0 && r->headers >= 0 && b->r.headers != r->headers)
 		return false;
 	return !b->event || !r->event ||
-	       (strlen(r->event) == b->event_len && memcmp(r->event, b->event, b->event_len) == 0);
+	       (r->event_len == b->event_len && memcmp(r->event, b->event, b->event_len) == 0);
 }
 
 /* Interns the thread's new frames and stacks in r's tables. */
@@ -1271,8 +1271,8 @@ static int read_some(struct reader *r, struct block *b, const unsigned char *dat
 	}
 	if (end <= half)
 		return parse_lines(r, text, len);
-	block_give(b, text + half, end - half);
 	given = now_ns();
+	block_give(b, text + half, end - half);
 	if (parse_lines(r, text, half) < 0) {
 		block_wait(b);
 		return -1;
