@@ -252,11 +252,6 @@ static bool parse_frame(const char *p, size_t len, bool ip_optional, struct fram
 	return parse_sym_dso(p, end, out);
 }
 
-/* perf prints a call-chain line as "\t%16" PRIx64 " SYM...": when
- * line[1, 17) is blanks, then hexadecimal digits, and line[17] a blank,
- * parse_frame's scan would take the IP to end there.  Tells so in a few
- * vector instructions, where the machine has them (false otherwise: the
- * scan then decides). */
 #ifdef __SSE2__
 /* Which of the 16 bytes at p are hexadecimal digits, a bit each. */
 static inline unsigned hex_mask(const char *p)
@@ -272,6 +267,11 @@ static inline unsigned hex_mask(const char *p)
 }
 #endif
 
+/* perf prints a call-chain line as "\t%16" PRIx64 " SYM...": when
+ * line[1, 17) is blanks, then hexadecimal digits, and line[17] a blank,
+ * parse_frame's scan would take the IP to end there.  Tells so in a few
+ * vector instructions, where the machine has them (false otherwise: the
+ * scan then decides). */
 static inline bool fixed_ip(const char *line, size_t len)
 {
 #ifdef __SSE2__
