@@ -161,34 +161,28 @@ static void buf_free(struct cprof_input *in)
 		free(in->buf);
 }
 
-/* Gives the input a buffer of `cap` bytes (at least what it holds), in
- * pages when `pages`: the bytes buffered moved to its start. */
-static void buf_move(struct cprof_input *in, size_t cap, bool pages)
-{
-	size_t avail = in->end - in->start;
-	unsigned char *buf = pages ? cprof_pages_alloc(cap) : cprof_xmalloc(cap);
-
-	memcpy(buf, in->buf + in->start, avail);
-	buf_free(in);
-	in->buf = buf;
-	in->cap = cap;
-	in->pages = pages;
-	in->start = 0;
-	in->end = avail;
-}
-
 /* Makes room for `cap` bytes, the bytes buffered kept: past a chunk and
  * its room, from malloc, whose realloc moves a large block's pages
  * rather than copying them (an input read whole, as cprof-sched's, would
  * otherwise need its old and new buffer at once). */
 static void buf_grow(struct cprof_input *in, size_t cap)
 {
-	if (in->pages) {
-		buf_move(in, cap, false);
+	size_t avail = in->end - in->start;
+	unsigned char *buf;
+
+	if (!in->pages) {
+		in->buf = cprof_xrealloc(in->buf, cap);
+		in->cap = cap;
 		return;
 	}
-	in->buf = cprof_xrealloc(in->buf, cap);
+	buf = cprof_xmalloc(cap);
+	memcpy(buf, in->buf + in->start, avail);
+	buf_free(in);
+	in->buf = buf;
 	in->cap = cap;
+	in->pages = false;
+	in->start = 0;
+	in->end = avail;
 }
 
 /* Starts reading ahead; false (and reading stays in this thread) when no
@@ -203,8 +197,6 @@ static bool ahead_start(struct cprof_input *in)
 		goto fail;
 	r->spare_cap = AHEAD_ROOM + INPUT_CHUNK;
 	r->spare = cprof_pages_alloc(r->spare_cap);
-	if (!in->pages && in->cap == r->spare_cap)
-		buf_move(in, in->cap, true);
 	r->go = true;
 	pthread_mutex_init(&r->lock, NULL);
 	pthread_cond_init(&r->changed, NULL);
@@ -274,7 +266,8 @@ static long long ahead_take(struct cprof_input *in, struct cprof_error *err)
 
 		memcpy(r->spare + AHEAD_ROOM - left, in->buf + in->start, left);
 		/* The caller's buffer becomes the thread's: a chunk and its
-		 * room in pages, or else (grown for a long record) a new one. */
+		 * room in pages, or else (the first, from malloc, or one grown
+		 * for a long record) a new one. */
 		if (!in->pages || in->cap != r->spare_cap) {
 			buf_free(in);
 			in->buf = cprof_pages_alloc(r->spare_cap);

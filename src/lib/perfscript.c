@@ -188,21 +188,28 @@ static int fail(struct reader *r, unsigned long long line, const char *fmt, ...)
 	return cprof_error_set(r->err, "%s", what);
 }
 
-/* Takes text[p, end) less perf's "+0xOFF" as the frame's symbol; false
+/* Takes text[p, end) as the frame's symbol, less perf's "+0xOFF" when
+ * the `digits` hexadecimal digits before `end` follow a "+0x"; false
  * when nothing is left. */
-static bool take_sym(const char *p, const char *end, struct frame_text *out)
+static bool sym_less_off(const char *p, const char *end, size_t digits, struct frame_text *out)
 {
-	size_t i;
-
-	for (i = (size_t)(end - p); i > 0 && is_hex(p[i - 1]); i--)
-		;
-	if (i >= 3 && i < (size_t)(end - p) && p[i - 1] == 'x' && p[i - 2] == '0' && p[i - 3] == '+')
-		end = p + i - 3;
+	if (digits > 0 && digits + 3 <= (size_t)(end - p) && memcmp(end - digits - 3, "+0x", 3) == 0)
+		end -= digits + 3;
 	if (end == p)
 		return false;
 	out->sym = p;
 	out->sym_len = (size_t)(end - p);
 	return true;
+}
+
+/* sym_less_off, the digits counted byte by byte. */
+static bool take_sym(const char *p, const char *end, struct frame_text *out)
+{
+	size_t digits = 0;
+
+	while (digits < (size_t)(end - p) && is_hex(end[-1 - (ptrdiff_t)digits]))
+		digits++;
+	return sym_less_off(p, end, digits, out);
 }
 
 /* Splits "SYM[+0xOFF][ (DSO)]" of text[0, end) (the IP and the blanks
@@ -297,22 +304,14 @@ static inline bool fixed_ip(const char *line, size_t len)
  * 16 bytes, when fewer than 16. */
 static bool take_symoff(const char *sym, const char *end, struct frame_text *out)
 {
-	unsigned hex = hex_mask(end - 16), digits;
-	const char *plus;
+	unsigned hex = hex_mask(end - 16);
 
 	if (end - 16 < sym)    /* bytes before the symbol are not its digits */
 		hex &= ~0u << (sym - (end - 16));
 	if (hex == 0xffff)
 		return take_sym(sym, end, out);
-	digits = (unsigned)__builtin_clz(~hex << 16);  /* the run of ones ending at bit 15 */
-	plus = end - digits - 3;
-	if (digits > 0 && plus >= sym && plus[0] == '+' && plus[1] == '0' && plus[2] == 'x')
-		end = plus;
-	if (end == sym)
-		return false;
-	out->sym = sym;
-	out->sym_len = (size_t)(end - sym);
-	return true;
+	/* the run of ones ending at bit 15 */
+	return sym_less_off(sym, end, (size_t)__builtin_clz(~hex << 16), out);
 }
 #endif
 
