@@ -1,4 +1,4 @@
-/* test-jsonout.c: src/jsonout.c writes what json_dumpf writes, but for
+/* test-jsonout.c: src/lib/jsonout.c writes what json_dumpf writes, but for
  * reals, which come out as the shortest decimal that reads back. */
 #include "config.h"
 
