@@ -1,5 +1,5 @@
 /* gen-flood: writes profiles whose keys collided in the unkeyed hashes
- * cprof used before issue 29 (tests/flood.h), and one whose stacks' keys
+ * cprof once used (tests/flood.h), and one whose stacks' keys
  * are a thousand times its size, for tests/hash.test,
  * tests/stack-bound.test and bench/flood.bench.
  *
