@@ -8,7 +8,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "stats-common.h"
-#include "lib/util.h"
+#include "base/util.h"
 
 void stats_zipf(double *p, size_t n, double mass)
 {

@@ -32,7 +32,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "lib/util.h"
+#include "base/util.h"
 #include "metrics/cost.h"
 #include "metrics/noise.h"
 #include "metrics/signif.h"

@@ -9,6 +9,7 @@
 #include <string.h>
 
 
+#include "base/jsonout.h"
 #include "lib/folded.h"
 #include "lib/json.h"
 #include "lib/load.h"

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/jsonout.h"
 #include "lib/json.h"
 #include "lib/load.h"
 #include "metrics/json-metrics.h"

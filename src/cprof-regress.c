@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 
+#include "base/jsonout.h"
 #include "lib/json.h"
 #include "lib/load.h"
 #include "metrics/cost.h"

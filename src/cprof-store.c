@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/jsonout.h"
 #include "lib/json.h"
 #include "lib/load.h"
 #include "lib/rows.h"

@@ -1,7 +1,7 @@
 /* flood.h: inputs that collide in the hashes cprof used before they were
  * keyed per run (GLib's g_str_hash, an unkeyed slot hash of PCs), for
  * tests/gen-flood.c and the unit test of
- * src/lib/hash.c.  Every function static: one copy per program. */
+ * src/base/hash.c.  Every function static: one copy per program. */
 #ifndef CPROF_TESTS_FLOOD_H
 #define CPROF_TESTS_FLOOD_H
 

@@ -18,7 +18,7 @@
 #include <glib.h>
 
 #include "cache.h"
-#include "util.h"
+#include "base/util.h"
 
 #define CACHE_MAGIC "cprofsc\n"
 enum {

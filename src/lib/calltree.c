@@ -9,9 +9,9 @@
 
 #include "calltree.h"
 #include "dist.h"
-#include "hash.h"
+#include "base/hash.h"
 #include "keys.h"
-#include "util.h"
+#include "base/util.h"
 
 /* What keys walk over at most with --by=stack or --cum: the frames of
  * every counted node's path, summed. */

@@ -8,7 +8,7 @@
 
 #include "dist.h"
 #include "keys.h"
-#include "util.h"
+#include "base/util.h"
 
 struct cprof_calltree;
 

@@ -4,20 +4,20 @@
 #ifndef CPROF_H
 #define CPROF_H
 
-#include "arena.h"
+#include "base/arena.h"
 #include "dist.h"
 #include "flatjson.h"
 #include "folded.h"
 #include "gperf.h"
-#include "hash.h"
-#include "input.h"
+#include "base/hash.h"
+#include "base/input.h"
 #include "json.h"
 #include "keys.h"
 #include "maps.h"
 #include "profile.h"
-#include "ptrs.h"
+#include "base/ptrs.h"
 #include "symbolize.h"
 #include "text.h"
-#include "util.h"
+#include "base/util.h"
 
 #endif

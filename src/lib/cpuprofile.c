@@ -15,10 +15,10 @@
 
 #include "calltree.h"
 #include "cpuprofile.h"
-#include "hash.h"
+#include "base/hash.h"
 #include "jsonin.h"
 #include "profile.h"
-#include "util.h"
+#include "base/util.h"
 
 enum { NONE = UINT32_MAX };
 

@@ -8,7 +8,7 @@
 #include <jansson.h>
 
 #include "profile.h"
-#include "util.h"
+#include "base/util.h"
 
 /* True when the JSON object `root` is a .cpuprofile: an array "nodes"
  * beside "samples" or "startTime" (and no heap snapshot's "snapshot"). */

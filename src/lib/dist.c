@@ -6,11 +6,11 @@
 
 #include <glib.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "dist.h"
-#include "hash.h"
-#include "ptrs.h"
-#include "util.h"
+#include "base/hash.h"
+#include "base/ptrs.h"
+#include "base/util.h"
 
 static const char *const by_names[] = {
 	[CPROF_BY_FUNCTION] = "function",

@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ptrs.h"
-#include "util.h"
+#include "base/ptrs.h"
+#include "base/util.h"
 
 enum cprof_by {
 	CPROF_BY_FUNCTION,

@@ -9,7 +9,7 @@
 #include "flatjson.h"
 #include "jsonin.h"
 #include "profile.h"
-#include "util.h"
+#include "base/util.h"
 
 /* The fields that say what the document is, "cprof" to "cum": a new empty
  * distribution of that key and cum, or NULL with `err` set. */

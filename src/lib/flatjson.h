@@ -5,7 +5,7 @@
 #include <jansson.h>
 
 #include "profile.h"
-#include "util.h"
+#include "base/util.h"
 
 /* Reads the parsed flat JSON document `root` (a JSON object naming
  * "cprof"; not taken over) into profile->flat.  -1 with `err` set to the

@@ -12,11 +12,11 @@
 #include <glib.h>
 
 #include "folded.h"
-#include "hash.h"
-#include "input.h"
+#include "base/hash.h"
+#include "base/input.h"
 #include "profile.h"
-#include "ptrs.h"
-#include "util.h"
+#include "base/ptrs.h"
+#include "base/util.h"
 
 /* Decimals of a count kept (the rest rounded). */
 enum { MAX_DECIMALS = 9 };

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "input.h"
+#include "base/input.h"
 #include "profile.h"
 
 /* Reads folded stacks from `in` into `profile`: its distinct stacks and

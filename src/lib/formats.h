@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "util.h"
+#include "base/util.h"
 
 /* A format cprof does not read. */
 struct cprof_foreign {

@@ -10,14 +10,14 @@
 
 #include <glib.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "gperf.h"
-#include "hash.h"
-#include "input.h"
+#include "base/hash.h"
+#include "base/input.h"
 #include "maps.h"
 #include "profile.h"
-#include "ptrs.h"
-#include "util.h"
+#include "base/ptrs.h"
+#include "base/util.h"
 
 enum {
 	MAX_HEADER_WORDS = 1 << 16, /* gperftools writes 3 */

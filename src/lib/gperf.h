@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "input.h"
+#include "base/input.h"
 #include "profile.h"
 
 /* Reads a gperftools CPU profile from `in`, positioned at its first byte,

@@ -13,7 +13,7 @@
 
 #include <glib.h>
 
-#include "hash.h"
+#include "base/hash.h"
 #include "heap.h"
 #include "profile.h"
 #include "prune.h"

@@ -8,9 +8,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "input.h"
+#include "base/input.h"
 #include "profile.h"
-#include "util.h"
+#include "base/util.h"
 
 /* True when the first `len` bytes of an input begin "heap profile:"
  * (after blanks). */

@@ -1,4 +1,4 @@
-/* json.c: the JSON shapes of the contract (jansson). */
+/* json.c: the JSON of a flat distribution (jansson). */
 #include "config.h"
 
 #include <math.h>
@@ -8,25 +8,10 @@
 #include <emmintrin.h>
 #endif
 
+#include "base/jsonout.h"
+#include "base/util.h"
 #include "dist.h"
 #include "json.h"
-#include "jsonout.h"
-#include "util.h"
-
-json_t *cprof_json_string(const char *s)
-{
-	json_t *value = json_string(s);
-
-	if (!value)
-		cprof_die("internal error: a key is not valid UTF-8");
-	return value;
-}
-
-void cprof_json_set(json_t *object, const char *name, json_t *value)
-{
-	if (!value || json_object_set_new(object, name, value) != 0)
-		cprof_die_oom();
-}
 
 /* The p of a count: its share of the total. */
 static double share(const struct cprof_dist *dist, uint64_t count)
@@ -161,12 +146,4 @@ void cprof_json_print_flat(struct cprof_dist *dist, size_t top, bool compact)
 	json_decref(s.count);
 	json_decref(s.p);
 	json_decref(s.item);
-}
-
-void cprof_json_print(json_t *root, bool compact)
-{
-	/* A failed write shows in cprof_finish_output. */
-	cprof_json_dump(stdout, root, compact);
-	fputc('\n', stdout);
-	json_decref(root);
 }

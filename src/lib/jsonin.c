@@ -3,9 +3,9 @@
 
 #include <string.h>
 
-#include "input.h"
+#include "base/input.h"
 #include "jsonin.h"
-#include "util.h"
+#include "base/util.h"
 
 struct loader {
 	struct cprof_input *in;

@@ -8,8 +8,8 @@
 
 #include <jansson.h>
 
-#include "input.h"
-#include "util.h"
+#include "base/input.h"
+#include "base/util.h"
 
 /* Parses the whole of `in` as one JSON document (duplicate keys refused).
  * Returns it (the caller json_decref()s it), or NULL with `err` set: the

@@ -7,10 +7,10 @@
 
 #include <glib.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "calltree.h"
 #include "dist.h"
-#include "hash.h"
+#include "base/hash.h"
 #include "keys.h"
 #include "maps.h"
 #include "perfscript.h"
@@ -18,7 +18,7 @@
 #include "profile.h"
 #include "prune.h"
 #include "symbolize.h"
-#include "util.h"
+#include "base/util.h"
 
 /* What one looked-up address turns into: one name for most keys, the
  * inlined functions (innermost first) for function keys with DWARF. */

@@ -6,7 +6,7 @@
 
 #include "dist.h"
 #include "profile.h"
-#include "util.h"
+#include "base/util.h"
 
 struct cprof_symbolizer;
 

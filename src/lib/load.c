@@ -8,7 +8,7 @@
 #include <glib.h>
 
 #include "folded.h"
-#include "hash.h"
+#include "base/hash.h"
 #include "load.h"
 #include "symbolize.h"
 

@@ -6,8 +6,8 @@
 
 #include "dist.h"
 #include "keys.h"
-#include "ptrs.h"
-#include "util.h"
+#include "base/ptrs.h"
+#include "base/util.h"
 
 enum {
 	CPROF_OPT_BY = 256,

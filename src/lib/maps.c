@@ -7,9 +7,9 @@
 
 #include <glib.h>
 
-#include "hash.h"
+#include "base/hash.h"
 #include "maps.h"
-#include "util.h"
+#include "base/util.h"
 
 /* A maps line that expands past this is refused: no path is that long. */
 enum { MAPS_LINE_MAX = PATH_MAX + 256 };

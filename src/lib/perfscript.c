@@ -29,14 +29,14 @@
 #include <emmintrin.h>
 #endif
 
-#include "arena.h"
+#include "base/arena.h"
 #include "dist.h"
-#include "hash.h"
-#include "input.h"
+#include "base/hash.h"
+#include "base/input.h"
 #include "keys.h"
 #include "perfscript.h"
 #include "profile.h"
-#include "util.h"
+#include "base/util.h"
 
 /* One distinct frame: its symbol (offset removed), DSO and source line;
  * what a lookup compares in its first cache line. */

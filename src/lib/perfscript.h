@@ -7,10 +7,10 @@
 #include <stddef.h>
 
 #include "dist.h"
-#include "input.h"
+#include "base/input.h"
 #include "keys.h"
 #include "profile.h"
-#include "util.h"
+#include "base/util.h"
 
 /* The distinct stacks of a perf profile and the names of their frames;
  * owned by the profile (cprof_profile_free frees them). */

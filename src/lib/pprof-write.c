@@ -21,7 +21,7 @@
 
 #include <glib.h>
 
-#include "hash.h"
+#include "base/hash.h"
 #include "lib/profile.pb-c.h"
 #include "pprof-write.h"
 

@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 #include "dist.h"
-#include "util.h"
+#include "base/util.h"
 
 /* Writes `dist` onto `out` as gzip-compressed profile.proto: a sample per
  * key (a --by=stack key split into its frames), of its count, with the

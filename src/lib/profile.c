@@ -14,15 +14,15 @@
 #include "formats.h"
 #include "gperf.h"
 #include "heap.h"
-#include "input.h"
+#include "base/input.h"
 #include "jsonin.h"
 #include "maps.h"
 #include "perfscript.h"
 #include "profile.h"
 #include "proto.h"
-#include "ptrs.h"
+#include "base/ptrs.h"
 #include "speedscope.h"
-#include "util.h"
+#include "base/util.h"
 
 /* How far into a text input the first non-blank line is looked for. */
 enum { SNIFF_BYTES = 1 << 16 };

@@ -5,10 +5,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "maps.h"
-#include "ptrs.h"
-#include "util.h"
+#include "base/ptrs.h"
+#include "base/util.h"
 
 enum cprof_format {
 	CPROF_FORMAT_GPERF,    /* gperftools binary CPU profile */

@@ -9,10 +9,10 @@
 
 #include <glib.h>
 
-#include "hash.h"
+#include "base/hash.h"
 #include "profile.h"
 #include "proto-wire.h"
-#include "util.h"
+#include "base/util.h"
 
 struct value_type {
 	int64_t type, unit;

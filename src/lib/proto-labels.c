@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hash.h"
+#include "base/hash.h"
 #include "proto-int.h"
 
 /* Label i of a stack: key, str, num, num_unit (string indexes but num).

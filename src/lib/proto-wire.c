@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input.h"
+#include "base/input.h"
 #include "proto-wire.h"
-#include "util.h"
+#include "base/util.h"
 
 #define MAX_INFLATED ((uint64_t)1 << 30)   /* 1 GiB: a gzip stream inflating past it is refused */
 /* Past 8 MiB inflated, a stream that has inflated more than 128 times the

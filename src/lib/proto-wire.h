@@ -11,7 +11,7 @@
 #include <protobuf-c/protobuf-c.h>
 #include <zlib.h>
 
-#include "util.h"
+#include "base/util.h"
 
 struct cprof_input;
 

@@ -8,11 +8,11 @@
 #include <stdint.h>
 
 #include "dist.h"
-#include "input.h"
+#include "base/input.h"
 #include "maps.h"
 #include "profile.h"
 #include "symbolize.h"
-#include "util.h"
+#include "base/util.h"
 
 /* The locations of a profile.proto: the "PCs" of its stacks are indexes
  * into them.  Owned by the profile (cprof_profile_free frees them). */

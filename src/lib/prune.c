@@ -8,7 +8,7 @@
 
 #include "prune.h"
 #include "regex.h"
-#include "util.h"
+#include "base/util.h"
 
 const char cprof_prune_alloc_drop[] =
 	"calloc|cfree|malloc|free|memalign|do_memalign|(__)?posix_memalign|pvalloc|valloc|"

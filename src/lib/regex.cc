@@ -10,7 +10,7 @@
 
 #include "regex.h"
 extern "C" {
-#include "util.h"
+#include "base/util.h"
 }
 
 struct cprof_regex {

@@ -6,7 +6,7 @@
 
 #include <glib.h>
 
-#include "jsonout.h"
+#include "base/jsonout.h"
 #include "json.h"
 #include "rows.h"
 

@@ -9,7 +9,7 @@
 #include "dist.h"
 #include "load.h"
 #include "profile.h"
-#include "ptrs.h"
+#include "base/ptrs.h"
 
 /* One --tag NAME=VALUE; both owned. */
 struct cprof_tag {

@@ -18,7 +18,7 @@
 #include "jsonin.h"
 #include "profile.h"
 #include "speedscope.h"
-#include "util.h"
+#include "base/util.h"
 
 /* A unit of the schema: what a weight of 1 is in the sample type's unit. */
 struct unit {

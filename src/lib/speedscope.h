@@ -9,7 +9,7 @@
 #include <jansson.h>
 
 #include "profile.h"
-#include "util.h"
+#include "base/util.h"
 
 /* True when the JSON object `root` is a speedscope file: its "$schema"
  * names speedscope, or it has "shared" and "profiles". */

@@ -10,7 +10,7 @@
 #include <elfutils/libdwfl.h>
 #include <glib.h>
 
-#include "hash.h"
+#include "base/hash.h"
 #include "symbolize.h"
 
 struct segment {

@@ -23,11 +23,11 @@
 #include <glib.h>
 
 #include "cache.h"
-#include "hash.h"
+#include "base/hash.h"
 #include "maps.h"
 #include "symbolize-int.h"
 #include "symbolize.h"
-#include "util.h"
+#include "base/util.h"
 
 /* From libstdc++ (cxxabi.h is C++ only). */
 extern char *__cxa_demangle(const char *mangled, char *buffer, size_t *length, int *status);

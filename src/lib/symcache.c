@@ -19,9 +19,9 @@
 #include <glib.h>
 
 #include "cache.h"
-#include "hash.h"
+#include "base/hash.h"
 #include "symbolize-int.h"
-#include "util.h"
+#include "base/util.h"
 
 enum { CACHE_MAX_FRAMES = 64 };
 

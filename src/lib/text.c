@@ -9,7 +9,7 @@
 #include "dist.h"
 #include "folded.h"
 #include "text.h"
-#include "util.h"
+#include "base/util.h"
 
 void cprof_text_flat(struct cprof_dist *dist, size_t top)
 {

@@ -9,7 +9,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "cost.h"
-#include "lib/util.h"
+#include "base/util.h"
 
 /* The mean of `n` values, and the logs of them into logs. */
 static double mean_and_logs(const double *values, size_t n, double *logs)

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "flame.h"
-#include "lib/util.h"
+#include "base/util.h"
 
 /* One stack and its counts in A and B (a single profile's in B). */
 struct stack {

@@ -10,7 +10,7 @@
 #include <gsl/gsl_cdf.h>
 
 #include "noise.h"
-#include "lib/util.h"
+#include "base/util.h"
 
 /* The grid: phi = GRID_STEP^g, g = 0 .. GRID - 1 (1 to about 1,000). */
 #define GRID 32

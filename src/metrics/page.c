@@ -13,7 +13,7 @@
 #include "flame.h"
 #include "page.h"
 #include "xml.h"
-#include "lib/util.h"
+#include "base/util.h"
 
 /* A row of the table of keys. */
 struct row {

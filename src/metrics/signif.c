@@ -20,7 +20,7 @@
 #include "noise.h"
 #include "signif.h"
 #include "sum.h"
-#include "lib/util.h"
+#include "base/util.h"
 
 /* The fewest expected samples a cell of a chi-squared table may hold
  * before it is pooled with the other sparse ones. */

@@ -13,7 +13,7 @@
 
 #include "lib/dist.h"
 #include "signif.h"
-#include "lib/util.h"
+#include "base/util.h"
 
 /* The base of the logarithm of an entropy: bits, nats or hartleys. */
 enum cprof_base {

@@ -13,7 +13,7 @@
 
 #include "svg.h"
 #include "xml.h"
-#include "lib/util.h"
+#include "base/util.h"
 
 enum {
 	FONT = 12,             /* names, values, ticks, legend */

@@ -9,7 +9,7 @@
 #include <glib.h>
 
 #include "xml.h"
-#include "lib/util.h"
+#include "base/util.h"
 
 /* A string as code points, each invalid UTF-8 byte and each character XML
  * cannot hold (or that would not show: controls) replaced by U+FFFD. */

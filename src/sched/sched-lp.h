@@ -11,7 +11,7 @@
 
 #include <jansson.h>
 
-#include "lib/util.h"
+#include "base/util.h"
 
 enum cprof_sched_status {
 	CPROF_SCHED_UNSOLVED,

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/input.h"
+#include "base/input.h"
 #include "sched-int.h"
 
 static struct cprof_sched *sched_from_json(json_t *root, struct cprof_error *err);

@@ -22,10 +22,10 @@
 
 #include <glib.h>
 
-#include "lib/hash.h"
+#include "base/hash.h"
 #include "native.h"
 #include "store-batch.h"
-#include "lib/util.h"
+#include "base/util.h"
 
 /* The first and the last limit of rows of a batch, and the most bytes
  * of its distinct keys. */

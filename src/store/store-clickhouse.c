@@ -18,7 +18,7 @@
 #include "native.h"
 #include "store.h"
 #include "store-batch.h"
-#include "lib/util.h"
+#include "base/util.h"
 
 struct server {
 	char *host;

@@ -9,7 +9,7 @@
 
 #include <glib.h>
 
-#include "lib/hash.h"
+#include "base/hash.h"
 #include "lib/load.h"
 #include "lib/rows.h"
 #include "store.h"

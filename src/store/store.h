@@ -8,7 +8,7 @@
 #include <stdbool.h>
 
 #include "lib/dist.h"
-#include "lib/ptrs.h"
+#include "base/ptrs.h"
 
 /* One profile of a load: its rows are the entries of `dist`. */
 struct cprof_store_profile {

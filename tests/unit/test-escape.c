@@ -1,4 +1,4 @@
-/* test-escape.c: cprof_put_escaped (src/lib/util.c) leaves no byte that
+/* test-escape.c: cprof_put_escaped (src/base/util.c) leaves no byte that
  * drives a terminal or breaks a line, and cprof_unescape reads back what
  * it escaped; a folded line of an escaped key reads as one count. */
 #include "config.h"
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "lib/folded.h"
-#include "lib/util.h"
+#include "base/util.h"
 #include "check.h"
 
 enum { ROUNDS = 20000, MAX_LEN = 24 };

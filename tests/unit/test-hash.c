@@ -1,4 +1,4 @@
-/* test-hash.c: src/lib/hash.c's hashes spread what the unkeyed ones sent
+/* test-hash.c: src/base/hash.c's hashes spread what the unkeyed ones sent
  * to one slot (tests/flood.h), under every seed, and the interned strings
  * are one pointer each. */
 #include "config.h"
@@ -8,7 +8,7 @@
 
 #include <glib.h>
 
-#include "lib/hash.h"
+#include "base/hash.h"
 #include "check.h"
 #include "../flood.h"
 

@@ -1,4 +1,4 @@
-/* test-input: reads FILE ("-": standard input) through src/lib/input.c in
+/* test-input: reads FILE ("-": standard input) through src/base/input.c in
  * steps of pseudo-random sizes (a few bytes to three chunks asked for,
  * any part of it consumed) and writes the bytes consumed on standard
  * output, which must then equal the input; with LIMIT, it asks for no

@@ -1,4 +1,4 @@
-/* test-jsonout.c: src/lib/jsonout.c writes what json_dumpf writes, but for
+/* test-jsonout.c: src/base/jsonout.c writes what json_dumpf writes, but for
  * reals, which come out as the shortest decimal that reads back. */
 #include "config.h"
 
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/jsonout.h"
+#include "base/jsonout.h"
 #include "check.h"
 
 static char *ours(const json_t *root, bool compact)

@@ -1,4 +1,5 @@
-/* jsonout.h: JSON text from a jansson tree, numbers in their shortest form.
+/* jsonout.h: JSON text from a jansson tree, numbers in their shortest form,
+ * and the helpers every program builds and prints its JSON with.
  *
  * jansson prints every real with one fixed precision (%.17g), so 0.8 comes
  * out as 0.80000000000000004.  The contract wants the shortest decimal that
@@ -42,5 +43,16 @@ struct cprof_json_stream {
 /* cprof_json_dump with the array of `stream` (NULL: none) streamed. */
 void cprof_json_dump_stream(FILE *out, const json_t *root, bool compact,
 			    const struct cprof_json_stream *stream);
+
+/* Prints `root` on standard output, pretty or on one line, and frees it. */
+void cprof_json_print(json_t *root, bool compact);
+
+/* Sets member `name` of `object` to `value`, taking over the reference
+ * to `value`; dies on exhaustion, of which a NULL `value` (a failed
+ * json_* constructor) is taken to be a sign. */
+void cprof_json_set(json_t *object, const char *name, json_t *value);
+
+/* A JSON string from a C string that is valid UTF-8; dies on exhaustion. */
+json_t *cprof_json_string(const char *s);
 
 #endif

@@ -8,6 +8,7 @@
 #endif
 
 #include "jsonout.h"
+#include "util.h"
 
 static bool reads_back(const char *text, double value)
 {
@@ -317,4 +318,27 @@ void cprof_json_dump_stream(FILE *out, const json_t *root, bool compact,
 void cprof_json_dump(FILE *out, const json_t *root, bool compact)
 {
 	cprof_json_dump_stream(out, root, compact, NULL);
+}
+
+json_t *cprof_json_string(const char *s)
+{
+	json_t *value = json_string(s);
+
+	if (!value)
+		cprof_die("internal error: a key is not valid UTF-8");
+	return value;
+}
+
+void cprof_json_set(json_t *object, const char *name, json_t *value)
+{
+	if (!value || json_object_set_new(object, name, value) != 0)
+		cprof_die_oom();
+}
+
+void cprof_json_print(json_t *root, bool compact)
+{
+	/* A failed write shows in cprof_finish_output. */
+	cprof_json_dump(stdout, root, compact);
+	fputc('\n', stdout);
+	json_decref(root);
 }
