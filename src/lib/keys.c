@@ -72,22 +72,36 @@ static const char *internf(struct keyer *k, const char *fmt, ...)
 	return intern(k, k->scratch->str);
 }
 
-/* The name of a mapped file as a key: "[libm.so.6]"; a name bracketed
- * already keeps its brackets: "[vdso]", never "[[vdso]]". */
+/* The name of a mapped file as the key of a PC no symbol names:
+ * "[libm.so.6]", "[vdso]" (cprof_dso_unnamed). */
 static const char *bracketed(struct keyer *k, const struct cprof_mapping *m)
 {
-	size_t len = strlen(m->basename);
+	char *key = cprof_dso_unnamed(m->basename);
+	const char *interned = intern(k, key);
 
-	if (len >= 2 && m->basename[0] == '[' && m->basename[len - 1] == ']')
-		return intern(k, m->basename);
-	return internf(k, "[%s]", m->basename);
+	free(key);
+	return interned;
 }
 
-static const char *unresolved(struct keyer *k, const struct cprof_mapping *m, uint64_t addr)
+/* --by=address's key of `addr`: its file offset in mapping `m`
+ * ("gzip+0x4330"), or the address itself when unmapped. */
+static const char *address_key(struct keyer *k, const struct cprof_mapping *m, uint64_t addr)
 {
 	if (m)
-		return bracketed(k, m);
+		return internf(k, "%s+0x%" PRIx64, m->basename, addr - m->start + m->offset);
 	return internf(k, "0x%" PRIx64, addr);
+}
+
+/* The function key of an address no symbol names: its place in the file
+ * ("gzip+0x4330", as --by=address keys it: the same across runs under
+ * ASLR); "[vdso]" for a mapping bracketed already and "[prog]" for a
+ * link-time one, whose addresses are no file offsets; the address itself
+ * when unmapped. */
+static const char *unresolved(struct keyer *k, const struct cprof_mapping *m, uint64_t addr)
+{
+	if (m && (m->link_time || cprof_dso_bracketed(m->basename)))
+		return bracketed(k, m);
+	return address_key(k, m, addr);
 }
 
 /* Symbol names of `addr` in `m` for function and line keys, from `known`
@@ -165,11 +179,7 @@ static size_t key_names(struct keyer *k, const struct cprof_mapping *m, uint64_t
 		names[count++] = m ? intern(k, m->basename) : intern(k, "[unknown]");
 		break;
 	case CPROF_BY_ADDRESS:
-		if (m)
-			names[count++] = internf(k, "%s+0x%" PRIx64, m->basename,
-						 addr - m->start + m->offset);
-		else
-			names[count++] = internf(k, "0x%" PRIx64, addr);
+		names[count++] = address_key(k, m, addr);
 		break;
 	case CPROF_BY_FUNCTION:
 	case CPROF_BY_LINE:
