@@ -84,6 +84,14 @@ count_of() {
 		END { if (!found) print 0 }' "$1"
 }
 
+# count_of_dso FOLDED BASENAME: the counts of BASENAME's PCs that no
+# symbol names (keys BASENAME+0xOFFSET, or [BASENAME]), summed.
+count_of_dso() {
+	awk -v d="$2" '{ c = $NF; sub(/ [0-9]+$/, "")
+		if ($0 == "[" d "]" || index($0, d "+0x") == 1) s += c }
+		END { print s + 0 }' "$1"
+}
+
 # share_within K N LO HI: K samples of N are a share that a binomial draw
 # with a share between LO and HI gives with a probability of 1e-7 or more
 # on the side K lies (K/N below LO: P(X <= K) at LO; above HI: P(X >= K) at

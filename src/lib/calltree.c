@@ -189,13 +189,6 @@ static void add_leaves(const struct cprof_calltree *tree, enum cprof_by by,
 	free(entries);
 }
 
-static int cmp_pointers(const void *a, const void *b)
-{
-	uintptr_t x = (uintptr_t)*(const char *const *)a, y = (uintptr_t)*(const char *const *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* The keys of the path of node `i`, leaf first, into `path`; their count. */
 static size_t path_keys(const struct cprof_calltree *tree, size_t i, enum cprof_by by,
 			const char **path)
@@ -214,37 +207,23 @@ static void add_paths(const struct cprof_calltree *tree, const struct cprof_key_
 {
 	enum cprof_by by = options->by == CPROF_BY_STACK ? CPROF_BY_FUNCTION : options->by;
 	const char **path = cprof_xcalloc(CPROF_CALLTREE_MAX_DEPTH + 1, sizeof(*path));
-	GString *joined = g_string_sized_new(256);
-	size_t i, n, k;
+	struct cprof_stack_keys *keys = cprof_stack_keys_new();
+	size_t i, n;
 
 	for (i = 1; i < tree->num_nodes && !dist->over_limit; i++) {
 		if (tree->nodes[i].count == 0)
 			continue;
 		n = path_keys(tree, i, by, path);
 		if (options->by == CPROF_BY_STACK) {
-			uint64_t room = cprof_dist_key_room(dist);
-
-			g_string_truncate(joined, 0);
-			for (k = n; k-- > 0 && joined->len < room;) {
-				size_t at = joined->len;
-
-				g_string_append(joined, path[k]);
-				cprof_stack_frame_tidy(joined->str + at, joined->len - at);
-				if (k)
-					g_string_append_c(joined, ';');
-			}
-			if (joined->len >= room)
-				dist->over_limit = true;
-			else
-				cprof_dist_add(dist, joined->str, tree->nodes[i].count);
-			continue;
+			cprof_stack_keys_begin(keys, dist);
+			while (n-- > 0 && cprof_stack_keys_push(keys, path[n]))
+				;
+			cprof_stack_keys_end(keys, dist, tree->nodes[i].count);
+		} else {
+			cprof_keys_add_each_once(dist, path, n, tree->nodes[i].count);
 		}
-		qsort(path, n, sizeof(*path), cmp_pointers);
-		for (k = 0; k < n; k++)
-			if (k == 0 || path[k] != path[k - 1])
-				cprof_dist_add(dist, path[k], tree->nodes[i].count);
 	}
-	g_string_free(joined, TRUE);
+	cprof_stack_keys_free(keys);
 	free(path);
 }
 

@@ -49,7 +49,7 @@ struct keyer {
 	struct frame_table cache;
 	struct cprof_strings *strings;
 	GString *scratch;      /* formatting one name */
-	GString *stack_key;    /* --by=stack: the key being joined */
+	struct cprof_stack_keys *stack_keys; /* --by=stack */
 	const char **names;    /* --cum: the names of one stack */
 	size_t names_cap;
 };
@@ -72,22 +72,36 @@ static const char *internf(struct keyer *k, const char *fmt, ...)
 	return intern(k, k->scratch->str);
 }
 
-/* The name of a mapped file as a key: "[libm.so.6]"; a name bracketed
- * already keeps its brackets: "[vdso]", never "[[vdso]]". */
+/* The name of a mapped file as the key of a PC no symbol names:
+ * "[libm.so.6]", "[vdso]" (cprof_dso_unnamed). */
 static const char *bracketed(struct keyer *k, const struct cprof_mapping *m)
 {
-	size_t len = strlen(m->basename);
+	char *key = cprof_dso_unnamed(m->basename);
+	const char *interned = intern(k, key);
 
-	if (len >= 2 && m->basename[0] == '[' && m->basename[len - 1] == ']')
-		return intern(k, m->basename);
-	return internf(k, "[%s]", m->basename);
+	free(key);
+	return interned;
 }
 
-static const char *unresolved(struct keyer *k, const struct cprof_mapping *m, uint64_t addr)
+/* --by=address's key of `addr`: its file offset in mapping `m`
+ * ("gzip+0x4330"), or the address itself when unmapped. */
+static const char *address_key(struct keyer *k, const struct cprof_mapping *m, uint64_t addr)
 {
 	if (m)
-		return bracketed(k, m);
+		return internf(k, "%s+0x%" PRIx64, m->basename, addr - m->start + m->offset);
 	return internf(k, "0x%" PRIx64, addr);
+}
+
+/* The function key of an address no symbol names: its place in the file
+ * ("gzip+0x4330", as --by=address keys it: the same across runs under
+ * ASLR); "[vdso]" for a mapping bracketed already and "[prog]" for a
+ * link-time one, whose addresses are no file offsets; the address itself
+ * when unmapped. */
+static const char *unresolved(struct keyer *k, const struct cprof_mapping *m, uint64_t addr)
+{
+	if (m && (m->link_time || cprof_dso_bracketed(m->basename)))
+		return bracketed(k, m);
+	return address_key(k, m, addr);
 }
 
 /* Symbol names of `addr` in `m` for function and line keys, from `known`
@@ -165,11 +179,7 @@ static size_t key_names(struct keyer *k, const struct cprof_mapping *m, uint64_t
 		names[count++] = m ? intern(k, m->basename) : intern(k, "[unknown]");
 		break;
 	case CPROF_BY_ADDRESS:
-		if (m)
-			names[count++] = internf(k, "%s+0x%" PRIx64, m->basename,
-						 addr - m->start + m->offset);
-		else
-			names[count++] = internf(k, "0x%" PRIx64, addr);
+		names[count++] = address_key(k, m, addr);
 		break;
 	case CPROF_BY_FUNCTION:
 	case CPROF_BY_LINE:
@@ -257,6 +267,58 @@ static struct frames *resolve(struct keyer *k, uint64_t pc)
 	return f;
 }
 
+struct cprof_stack_keys {
+	GString *key;
+	uint64_t room;         /* the dist's room for keys when begun */
+	size_t frames;         /* pushed so far */
+};
+
+struct cprof_stack_keys *cprof_stack_keys_new(void)
+{
+	struct cprof_stack_keys *keys = cprof_xcalloc(1, sizeof(*keys));
+
+	keys->key = g_string_sized_new(256);
+	return keys;
+}
+
+void cprof_stack_keys_free(struct cprof_stack_keys *keys)
+{
+	if (!keys)
+		return;
+	g_string_free(keys->key, TRUE);
+	free(keys);
+}
+
+void cprof_stack_keys_begin(struct cprof_stack_keys *keys, const struct cprof_dist *dist)
+{
+	g_string_truncate(keys->key, 0);
+	keys->room = cprof_dist_key_room(dist);
+	keys->frames = 0;
+}
+
+bool cprof_stack_keys_push(struct cprof_stack_keys *keys, const char *name)
+{
+	size_t at;
+
+	if (keys->key->len >= keys->room)
+		return false;
+	if (keys->frames++)
+		g_string_append_c(keys->key, ';');
+	at = keys->key->len;
+	g_string_append(keys->key, name);
+	cprof_stack_frame_tidy(keys->key->str + at, keys->key->len - at);
+	return keys->key->len < keys->room;
+}
+
+void cprof_stack_keys_end(struct cprof_stack_keys *keys, struct cprof_dist *dist,
+			  uint64_t count)
+{
+	if (keys->key->len >= keys->room)
+		dist->over_limit = true;
+	else
+		cprof_dist_add(dist, keys->key->str, count);
+}
+
 static int cmp_pointers(const void *a, const void *b)
 {
 	uintptr_t x = (uintptr_t) * (const char *const *)a, y = (uintptr_t) * (const char *const *)b;
@@ -264,8 +326,8 @@ static int cmp_pointers(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Adds `count` once to each distinct name of names[0, n). */
-static void add_each_once(struct cprof_dist *dist, const char **names, size_t n, uint64_t count)
+void cprof_keys_add_each_once(struct cprof_dist *dist, const char **names, size_t n,
+			      uint64_t count)
 {
 	size_t i;
 
@@ -317,27 +379,15 @@ static void add_stack(struct keyer *k, const struct cprof_stack *stack, struct c
 	uint32_t i, j, leaf_at = k->prune ? pruned_leaf(k, stack) : 0;
 
 	if (k->options->by == CPROF_BY_STACK) {
-		/* past the room the distribution has for keys, the key is not
-		 * built: its memory stays bounded */
-		uint64_t room = cprof_dist_key_room(dist);
+		bool room = true;
 
-		g_string_truncate(k->stack_key, 0);
-		for (i = stack->depth; i-- > leaf_at && k->stack_key->len < room;) {
+		cprof_stack_keys_begin(k->stack_keys, dist);
+		for (i = stack->depth; room && i-- > leaf_at;) {
 			f = resolve(k, frame_pc(k, stack, i));
-			for (j = f->count; j-- > 0;) {
-				size_t at;
-
-				if (k->stack_key->len)
-					g_string_append_c(k->stack_key, ';');
-				at = k->stack_key->len;
-				g_string_append(k->stack_key, f->names[j]);
-				cprof_stack_frame_tidy(k->stack_key->str + at, k->stack_key->len - at);
-			}
+			for (j = f->count; room && j-- > 0;)
+				room = cprof_stack_keys_push(k->stack_keys, f->names[j]);
 		}
-		if (k->stack_key->len >= room)
-			dist->over_limit = true;
-		else
-			cprof_dist_add(dist, k->stack_key->str, stack->count);
+		cprof_stack_keys_end(k->stack_keys, dist, stack->count);
 		return;
 	}
 	if (!k->options->cum) {
@@ -356,7 +406,7 @@ static void add_stack(struct keyer *k, const struct cprof_stack *stack, struct c
 		for (j = 0; j < f->count; j++)
 			push_name(k, &n, f->names[j]);
 	}
-	add_each_once(dist, k->names, n, stack->count);
+	cprof_keys_add_each_once(dist, k->names, n, stack->count);
 }
 
 static int gperf_to_dist(struct cprof_profile *profile, const struct cprof_key_options *options,
@@ -370,7 +420,7 @@ static int gperf_to_dist(struct cprof_profile *profile, const struct cprof_key_o
 		.cache = { .slots = cprof_pages_alloc(1024 * sizeof(struct frames *)), .mask = 1023 },
 		.strings = cprof_strings_new(),
 		.scratch = g_string_sized_new(256),
-		.stack_key = g_string_sized_new(256),
+		.stack_keys = cprof_stack_keys_new(),
 		.prune = options->by == CPROF_BY_FUNCTION || options->by == CPROF_BY_LINE ||
 				 options->by == CPROF_BY_STACK ?
 			 cprof_prune_new(profile->drop_frames, profile->keep_frames) :
@@ -390,7 +440,7 @@ static int gperf_to_dist(struct cprof_profile *profile, const struct cprof_key_o
 	cprof_arena_free(&k.cache.arena);
 	cprof_strings_free(k.strings);
 	g_string_free(k.scratch, TRUE);
-	g_string_free(k.stack_key, TRUE);
+	cprof_stack_keys_free(k.stack_keys);
 	cprof_prune_free(k.prune);
 	free(k.names);
 	return 0;

@@ -71,15 +71,34 @@ static bool skip_spaces(const char **p, const char *end)
 	return true;
 }
 
-/* The basename of a valid path: the whole of a bracketed one ("[vdso]"). */
-static const char *path_basename(const char *path)
+bool cprof_dso_bracketed(const char *name)
 {
-	size_t len = strlen(path);
+	size_t len = strlen(name);
+
+	return len >= 2 && name[0] == '[' && name[len - 1] == ']';
+}
+
+const char *cprof_dso_basename(const char *path)
+{
 	const char *slash = strrchr(path, '/');
 
-	if (len >= 2 && path[0] == '[' && path[len - 1] == ']')
+	if (cprof_dso_bracketed(path))
 		return path;
 	return slash && slash[1] ? slash + 1 : path;
+}
+
+char *cprof_dso_unnamed(const char *basename)
+{
+	size_t len = strlen(basename);
+	char *key;
+
+	if (cprof_dso_bracketed(basename))
+		return cprof_xstrdup(basename);
+	key = cprof_xmalloc(len + 3);
+	key[0] = '[';
+	memcpy(key + 1, basename, len);
+	memcpy(key + 1 + len, "]", 2);
+	return key;
 }
 
 static void add_mapping(struct cprof_maps *maps, uint64_t start, uint64_t end, uint64_t offset,
@@ -103,7 +122,7 @@ static void add_mapping(struct cprof_maps *maps, uint64_t start, uint64_t end, u
 	m->offset = offset;
 	m->link_time = false;
 	m->path = cprof_utf8_sanitize(path, path_len, &replaced);
-	m->basename = path_basename(m->path);
+	m->basename = cprof_dso_basename(m->path);
 	/* The file is found by its raw bytes; a NUL byte cannot name one. */
 	m->file = replaced && !memchr(path, '\0', path_len) ? g_strndup(path, path_len) : m->path;
 	maps->replaced_utf8 |= replaced;

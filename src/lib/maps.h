@@ -59,6 +59,20 @@ void cprof_maps_add_link_time(struct cprof_maps *maps, const char *path);
 /* Returns the mapping holding `addr`, or NULL. */
 const struct cprof_mapping *cprof_maps_find(const struct cprof_maps *maps, uint64_t addr);
 
+/* Whether a DSO name is bracketed already, as a pseudo-file's is
+ * ("[vdso]", "[heap]", "[kernel.kallsyms]": '[' first, ']' last). */
+bool cprof_dso_bracketed(const char *name);
+
+/* The name of a DSO path as a key (--by=dso, address keys): what follows
+ * its last '/' (the path itself when none, or when nothing follows), or
+ * a bracketed path whole ("[vdso]").  Points into `path`. */
+const char *cprof_dso_basename(const char *path);
+
+/* The key of a frame of DSO `basename` that no symbol names: "[gzip]",
+ * a bracketed name kept as it is ("[vdso]", never "[[vdso]]").  Newly
+ * allocated (free it). */
+char *cprof_dso_unnamed(const char *basename);
+
 /* Frees what `maps` holds; the struct itself is the caller's. */
 void cprof_maps_clear(struct cprof_maps *maps);
 
