@@ -930,8 +930,9 @@ static void put_head(struct table_block *t, const struct cprof_store *store,
 
 static void load_profile(struct cprof_store *store, const struct cprof_store_profile *prof)
 {
-	/* Profiles go round the shards, each whole to one. */
-	struct loader_shard *shard = &loading.shards[prof->seq % loading.num_shards];
+	/* Profiles go round the shards, each whole to one, and the sample
+	 * types of one operand to the same. */
+	struct loader_shard *shard = &loading.shards[prof->place % loading.num_shards];
 	struct table_block *t = &shard->profiles.t;
 	const char *kind = cprof_by_name(prof->dist->by);
 	size_t i, n = prof->dist->entries.len;
@@ -1286,6 +1287,7 @@ void cprof_store_clickhouse_open(struct cprof_store *store, const char *url, boo
 
 const struct cprof_store_ops cprof_store_clickhouse = {
 	.name = "clickhouse",
+	.load_column = "load",
 	.init = init,
 	.meta = meta,
 	.load_begin = load_begin,
