@@ -11,7 +11,6 @@
 
 #include "base/jsonout.h"
 #include "lib/folded.h"
-#include "lib/json.h"
 #include "lib/load.h"
 #include "metrics/json-metrics.h"
 #include "metrics/judge.h"

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "base/jsonout.h"
-#include "lib/json.h"
 #include "lib/load.h"
 #include "metrics/json-metrics.h"
 #include "metrics/judge.h"

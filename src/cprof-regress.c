@@ -15,7 +15,6 @@
 
 
 #include "base/jsonout.h"
-#include "lib/json.h"
 #include "lib/load.h"
 #include "metrics/cost.h"
 #include "metrics/flame-svg.h"

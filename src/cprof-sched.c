@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "base/jsonout.h"
-#include "lib/json.h"
 #include "sched/sched-lp.h"
 
 static void usage(void)
@@ -67,10 +66,6 @@ int main(int argc, char **argv)
 		cprof_sched_text(sched);
 	} else {
 		result = cprof_sched_json(sched);
-		if (!result) {
-			cprof_error_set(&err, "out of memory");
-			cprof_die_input(source, &err);
-		}
 		cprof_json_print(result, compact);
 	}
 	cprof_sched_free(sched);

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,7 @@
 #include "lib/load.h"
 #include "lib/rows.h"
 #include "lib/text.h"
+#include "base/util.h"
 #include "store/store.h"
 
 enum {
@@ -24,6 +26,8 @@ enum {
 	OPT_GROUP,
 	OPT_FROM,
 	OPT_TO,
+	OPT_RATIO,
+	OPT_LEVEL,
 };
 
 #define DEFAULT_DB "cprof.db"
@@ -36,11 +40,12 @@ static void usage(int status)
 	fprintf(out,
 		"usage: %s [--db DB] init [--dims NAME,...] [--cluster NAME]\n"
 		"       %s [--db DB] load [--tag NAME=VALUE]... [--label NAME[=KEY]]...\n"
-		"              [--date YYYY-MM-DD] [--by=KEY] [--sample-index=N|NAME]\n"
+		"              [--date YYYY-MM-DD] [--by=KEY] [--sample-index=N|NAME|all]\n"
 		"              [--no-symbolize] [--no-inline] [--symbols DIR] [--binary FILE]\n"
 		"              [--sample-type TYPE/UNIT] [--period N] PROFILE...\n"
 		"       %s [--db DB] query|top [-ct] [--where NAME=VALUE]... [--by=KEY]\n"
 		"              [--group NAME,...] [--from DATE] [--to DATE] [-n N]\n"
+		"              [--ratio NUMERATOR/DENOMINATOR [--level P]]\n"
 		"Keep profiles as rows with their dimensions; print flat distributions of them.\n"
 		"  --db DB         a SQLite file (default ./cprof.db) or\n"
 		"                  clickhouse://HOST[:PORT][/DATABASE]\n"
@@ -52,6 +57,8 @@ static void usage(int status)
 		"  --where N=V     only rows with that value (repeated name: any of the values)\n"
 		"  --group LIST    one flat per combination of these dimensions (JSON Lines)\n"
 		"  --from, --to    the first and last day, inclusive\n"
+		"  --ratio A/B     each key's counts of sample type A over B's, with intervals\n"
+		"                  at --level (0.95): cycles/instructions is a CPI\n"
 		"  -n, --top N     keep the first N entries (top: 10 by default)\n"
 		"  -c, --compact   JSON on one line;  -t, --text  an aligned table\n"
 		"  -h, --help      this help;  -V, --version  the version\n",
@@ -71,7 +78,7 @@ static const int load_options[] = { OPT_TAG, OPT_LABEL, OPT_DATE, CPROF_OPT_BY, 
 				     CPROF_OPT_SYMBOLS, CPROF_OPT_BINARY, CPROF_OPT_SAMPLE_TYPE,
 				     CPROF_OPT_PERIOD, 0 };
 static const int query_options[] = { OPT_WHERE, OPT_GROUP, OPT_FROM, OPT_TO, CPROF_OPT_BY,
-				     'n', 'c', 't', 0 };
+				     OPT_RATIO, OPT_LEVEL, 'n', 'c', 't', 0 };
 
 /* How the groups of a query are printed. */
 struct query_output {
@@ -134,6 +141,149 @@ static void do_query(const char *url, const struct cprof_store_query_spec *spec,
 	cprof_store_result_clear(&result);
 }
 
+/* --ratio's NUMERATOR/DENOMINATOR, TYPE/TYPE or TYPE/UNIT/TYPE/UNIT, as
+ * two names into `names` (each newly allocated); dies on anything else. */
+static void parse_ratio(const char *arg, char *names[2])
+{
+	size_t len = strlen(arg), slashes = 0, cut = 0, i;
+	bool empty = len == 0 || arg[0] == '/' || arg[len - 1] == '/' || strstr(arg, "//");
+
+	for (i = 0; i < len; i++)
+		if (arg[i] == '/' && (++slashes == 1 || slashes == 2))
+			cut = i;
+	if (empty || (slashes != 1 && slashes != 3))
+		cprof_die("--ratio: '%s': not NUMERATOR/DENOMINATOR (cycles/instructions, or "
+			  "TYPE/UNIT/TYPE/UNIT)", arg);
+	free(names[0]);
+	free(names[1]);
+	names[0] = cprof_xstrdup(arg);
+	names[0][cut] = '\0';
+	names[1] = cprof_xstrdup(arg + cut + 1);
+}
+
+/* A number, or null for NAN. */
+static json_t *json_number_or_null(double x)
+{
+	return isnan(x) ? json_null() : json_real(x);
+}
+
+/* Sets the members of a ratio's entry (or whole) on `object`. */
+static void set_ratio(json_t *object, const struct cprof_store_ratio_entry *e)
+{
+	cprof_json_set(object, "numerator", json_integer((json_int_t)e->numerator));
+	cprof_json_set(object, "denominator", json_integer((json_int_t)e->denominator));
+	cprof_json_set(object, "ratio", json_number_or_null(e->ratio));
+	cprof_json_set(object, "low", json_number_or_null(e->low));
+	cprof_json_set(object, "high", json_number_or_null(e->high));
+}
+
+/* The JSON of one group of a ratio's answer, its first `top` entries
+ * (0: all). */
+static json_t *ratio_json(const struct cprof_store_ratio_result *result,
+			  const struct cprof_store_ratio_group *group, size_t top, const char *by)
+{
+	json_t *root = json_object(), *entries = json_array(), *item;
+	size_t j;
+
+	cprof_json_set(root, "cprof", cprof_json_string("ratio"));
+	cprof_json_set(root, "version", json_integer(1));
+	cprof_json_set(root, "by", cprof_json_string(by));
+	cprof_json_set(root, "numerator_type", cprof_json_string(result->types[0]));
+	cprof_json_set(root, "denominator_type", cprof_json_string(result->types[1]));
+	cprof_json_set(root, "level", json_real(result->level));
+	cprof_json_set(root, "profiles", json_integer((json_int_t)group->profiles));
+	set_ratio(root, &group->whole);
+	for (j = 0; j < group->num_entries && (!top || j < top); j++) {
+		item = json_object();
+		cprof_json_set(item, "key", cprof_json_string(group->entries[j].key));
+		set_ratio(item, &group->entries[j]);
+		if (json_array_append_new(entries, item) < 0)
+			cprof_die_oom();
+	}
+	cprof_json_set(root, "entries", entries);
+	if (result->num_groups) {
+		json_t *names = json_object();
+
+		for (j = 0; j < result->num_groups; j++)
+			cprof_json_set(names, result->group_names[j],
+				       cprof_json_string(group->values[j]));
+		cprof_json_set(root, "group", names);
+	}
+	if (result->missing) {
+		json_t *list = json_array();
+
+		for (j = 0; j < result->missing->len; j++)
+			json_array_append_new(list, cprof_json_string(result->missing->items[j]));
+		cprof_json_set(root, "missing_shards", list);
+	}
+	return root;
+}
+
+/* Prints `x` in a column of the ratio's table, "-" for NAN. */
+static void put_ratio(double x)
+{
+	if (isnan(x))
+		printf("%10s ", "-");
+	else
+		printf("%10.4g ", x);
+}
+
+/* Prints one entry's line of a ratio's table. */
+static void ratio_line(const struct cprof_store_ratio_entry *e, const char *key)
+{
+	put_ratio(e->ratio);
+	put_ratio(e->low);
+	put_ratio(e->high);
+	printf("%14llu %14llu  ", (unsigned long long)e->numerator,
+	       (unsigned long long)e->denominator);
+	cprof_put_text(stdout, key);
+	fputs("\n", stdout);
+}
+
+/* Prints one group of a ratio's answer as an aligned table. */
+static void ratio_text(const struct cprof_store_ratio_result *result,
+		       const struct cprof_store_ratio_group *group, size_t top)
+{
+	size_t j;
+
+	fputs("#", stdout);
+	for (j = 0; j < result->num_groups; j++) {
+		printf(" %s=", result->group_names[j]);
+		cprof_put_text(stdout, group->values[j]);
+	}
+	printf(" %s over %s, %zu profile%s, intervals at %g\n", result->types[0],
+	       result->types[1], group->profiles, group->profiles == 1 ? "" : "s", result->level);
+	printf("%10s %10s %10s %14s %14s  %s\n", "ratio", "low", "high", "numerator",
+	       "denominator", "key");
+	for (j = 0; j < group->num_entries && (!top || j < top); j++)
+		ratio_line(&group->entries[j], group->entries[j].key);
+	ratio_line(&group->whole, "(all)");
+}
+
+static void do_ratio(const char *url, const struct cprof_store_query_spec *spec,
+		     const char *const names[2], double level, const struct query_output *out)
+{
+	struct cprof_store_ratio_result result;
+	size_t i;
+
+	cprof_store_ratio(url, spec, names, level, &result);
+	if (result.missing)
+		for (i = 0; i < result.missing->len; i++)
+			cprof_warn("%s: shard %s did not answer: its profiles are left out",
+				   url, (char *)result.missing->items[i]);
+	for (i = 0; i < result.groups.len; i++) {
+		const struct cprof_store_ratio_group *group = result.groups.items[i];
+
+		if (out->text)
+			ratio_text(&result, group, (size_t)out->top);
+		else
+			cprof_json_print(ratio_json(&result, group, (size_t)out->top,
+						    cprof_by_name(spec->by)),
+					 out->compact || result.num_groups > 0);
+	}
+	cprof_store_ratio_result_clear(&result);
+}
+
 static const struct option long_options[] = {
 	CPROF_LOAD_LONG_OPTIONS,
 	CPROF_OUTPUT_LONG_OPTIONS,
@@ -145,6 +295,8 @@ static const struct option long_options[] = {
 	{ "group", required_argument, NULL, OPT_GROUP },
 	{ "help", no_argument, NULL, 'h' },
 	{ "label", required_argument, NULL, OPT_LABEL },
+	{ "level", required_argument, NULL, OPT_LEVEL },
+	{ "ratio", required_argument, NULL, OPT_RATIO },
 	{ "tag", required_argument, NULL, OPT_TAG },
 	{ "to", required_argument, NULL, OPT_TO },
 	{ "top", required_argument, NULL, 'n' },
@@ -157,6 +309,8 @@ struct options {
 	struct cprof_loader loader;
 	const char *db, *dims, *cluster, *group;
 	char date[11], from[11], to[11];
+	char *ratio[2];                  /* --ratio: numerator, denominator; or NULL */
+	double level;                    /* --level, or 0: not given */
 	bool compact, text, top_given;
 	uint64_t top;
 	struct cprof_ptrs tags, wheres;  /* --tag, --where: struct cprof_tag * */
@@ -211,6 +365,14 @@ static void store_option(struct options *opts, int opt, char **argv)
 		break;
 	case OPT_TO:
 		cprof_store_parse_day("--to", optarg, opts->to);
+		break;
+	case OPT_RATIO:
+		parse_ratio(optarg, opts->ratio);
+		break;
+	case OPT_LEVEL:
+		opts->level = cprof_option_double("--level", optarg);
+		if (!(opts->level > 0 && opts->level < 1))
+			cprof_die("--level: '%s': must be between 0 and 1 (0.95)", optarg);
 		break;
 	case OPT_WHERE:
 		cprof_store_parse_where(&opts->wheres, optarg);
@@ -284,6 +446,8 @@ static void check_options(const struct options *opts, const struct allowed *comm
 	}
 	if (opts->text && opts->compact)
 		cprof_die("--text and --compact exclude each other");
+	if (opts->level > 0 && !opts->ratio[0])
+		cprof_die("--level: the level of --ratio's intervals, and no --ratio");
 	if (opts->from[0] && opts->to[0] && strcmp(opts->from, opts->to) > 0)
 		cprof_die("--from %s is after --to %s", opts->from, opts->to);
 }
@@ -304,12 +468,17 @@ static void run_command(struct options *opts, const struct allowed *command, cha
 			cprof_die("%s: takes no operand ('%s')", command->command, argv[1]);
 		if (strcmp(command->command, "top") == 0 && !opts->top_given)
 			opts->top = 10;
+		struct query_output out = { NULL, opts->top, opts->compact, opts->text };
 		struct cprof_store_query_spec spec = {
 			opts->loader.key.by, &opts->wheres, opts->group,
 			opts->from[0] ? opts->from : NULL, opts->to[0] ? opts->to : NULL,
 		};
 
-		do_query(opts->db, &spec, opts->top, opts->compact, opts->text);
+		if (opts->ratio[0])
+			do_ratio(opts->db, &spec, (const char *const *)opts->ratio,
+				 opts->level > 0 ? opts->level : 0.95, &out);
+		else
+			do_query(opts->db, &spec, opts->top, opts->compact, opts->text);
 	}
 }
 
@@ -338,6 +507,8 @@ int main(int argc, char **argv)
 	cprof_ptrs_clear(&opts.labels, cprof_tag_free);
 	cprof_ptrs_clear(&opts.label_keys, NULL);
 	cprof_ptrs_clear(&opts.wheres, cprof_tag_free);
+	free(opts.ratio[0]);
+	free(opts.ratio[1]);
 	free(opts.given);
 	cprof_loader_free(&opts.loader);
 	return cprof_finish_output(EXIT_OK);

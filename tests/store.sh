@@ -279,3 +279,54 @@ check_labels() {
 	[ "$(cprof-store --db "$1" query -c --group worker | wc -l)" -eq 4 ] ||
 		fail "--label worker: not 4 groups (a, b, a,b and none)"
 }
+
+# gen_cpi FILE HOT_CYCLES HOT_INSTRUCTIONS MAIN_CYCLES MAIN_INSTRUCTIONS:
+# a profile.proto of two sample types, cycles/count and
+# instructions/count (the default, the last), over two functions, hot
+# (called by main) and main.
+gen_cpi() {
+	gen-profile >"$1" <<SPEC
+pb-string 6
+pb-string 6 cycles
+pb-string 6 count
+pb-string 6 instructions
+pb-string 6 main
+pb-string 6 hot
+pb-begin 1
+pb 1 1
+pb 2 2
+pb-end
+pb-begin 1
+pb 1 3
+pb 2 2
+pb-end
+pb-begin 2
+pb-packed 1 1 2
+pb-packed 2 $2 $3
+pb-end
+pb-begin 2
+pb-packed 1 2
+pb-packed 2 $4 $5
+pb-end
+pb-begin 4
+pb 1 1
+pb-begin 4
+pb 1 2
+pb-end
+pb-end
+pb-begin 4
+pb 1 2
+pb-begin 4
+pb 1 1
+pb-end
+pb-end
+pb-begin 5
+pb 1 1
+pb 2 4
+pb-end
+pb-begin 5
+pb 1 2
+pb 2 5
+pb-end
+SPEC
+}

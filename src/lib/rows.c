@@ -7,7 +7,6 @@
 #include <glib.h>
 
 #include "base/jsonout.h"
-#include "json.h"
 #include "rows.h"
 
 bool cprof_tag_name_ok(const char *name)

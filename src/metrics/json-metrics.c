@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "base/jsonout.h"
-#include "lib/json.h"
 #include "json-metrics.h"
 #include "options.h"
 

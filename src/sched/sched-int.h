@@ -37,8 +37,4 @@ struct cprof_sched {
 	double *x;             /* the solution, one per column, rounded */
 };
 
-/* calloc of `count` (at least 1) elements that says "out of memory" in
- * `err` when it fails. */
-void *cprof_sched_alloc(size_t count, size_t size, struct cprof_error *err);
-
 #endif

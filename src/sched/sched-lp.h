@@ -35,16 +35,19 @@ struct cprof_sched;
 /* Reads and validates the problem JSON of the input `source` ("-" is
  * standard input).  Returns a problem with its LP built, which the caller
  * frees with cprof_sched_free, or NULL with `err` set: "invalid JSON ..."
- * with err->line, "JSON.PATH: what is wrong", or "out of memory". */
+ * with err->line, or "JSON.PATH: what is wrong".  Out of memory, here and
+ * in every function of this header, ends the program as lib's allocator
+ * does (cprof_die_oom, naming the input). */
 struct cprof_sched *cprof_sched_read(const char *source, struct cprof_error *err);
 
 /* Solves the LP with CLP's dual simplex (sched-solve.h), its log
  * silenced.  Returns the status, or CPROF_SCHED_UNSOLVED with `err` set
- * when the solver gave up or ran out of memory ("out of memory"). */
+ * when the solver gave up or failed; CLP out of memory (its
+ * std::bad_alloc, caught by the shim) is cprof_die_oom. */
 enum cprof_sched_status cprof_sched_solve(struct cprof_sched *sched, struct cprof_error *err);
 
 /* The result object of the contract for a solved problem, which the
- * caller owns; NULL when out of memory. */
+ * caller owns. */
 json_t *cprof_sched_json(const struct cprof_sched *sched);
 
 /* Prints the result of a solved problem as tables for people. */

@@ -1,8 +1,8 @@
 /* sched-read.c: the scheduling problem read from JSON and validated, and
  * its LP built column by column in CLP's sparse arrays.  Every fault is
- * named by its JSON path; every allocation is checked and reported as
- * "out of memory" in the caller's error, so that the message names the
- * input. */
+ * named by its JSON path.  Allocation is lib's (cprof_xcalloc, and
+ * jansson's allocator that cprof_set_progname installs): out of memory
+ * ends the program there, naming the input. */
 #include "config.h"
 
 #include <float.h>
@@ -110,40 +110,16 @@ static void path_at(const char *text, size_t end, char *path, size_t size)
 		snprintf(path, size, "(root)");
 }
 
-/* jansson's allocator in place when parse() started, and whether it
- * failed since: jansson's parser reports a failed allocation as "invalid
- * token", with no text, or not at all (a token cut short). */
-static json_malloc_t parse_malloc;
-static bool parse_malloc_failed;
-
-static void *noting_malloc(size_t size)
-{
-	void *p = parse_malloc(size);
-
-	if (!p)
-		parse_malloc_failed = true;
-	return p;
-}
-
-/* Parses the whole document `text`.  A failed allocation is "out of
- * memory", a number too large for a double is reported at its JSON path,
- * everything else with jansson's line and column. */
+/* Parses the whole document `text`.  A number too large for a double is
+ * reported at its JSON path, everything else with jansson's line and
+ * column.  (jansson's allocator never returns NULL: no "invalid token"
+ * here is an allocation that failed.) */
 static json_t *parse(const char *text, size_t len, struct cprof_error *err)
 {
 	json_error_t json_err;
-	json_free_t parse_free;
 	json_t *root;
 
-	json_get_alloc_funcs(&parse_malloc, &parse_free);
-	parse_malloc_failed = false;
-	json_set_alloc_funcs(noting_malloc, parse_free);
 	root = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &json_err);
-	json_set_alloc_funcs(parse_malloc, parse_free);
-	if (parse_malloc_failed) {
-		json_decref(root);
-		cprof_error_set(err, "out of memory");
-		return NULL;
-	}
 	if (root)
 		return root;
 	if (strncmp(json_err.text, "real number overflow", 20) == 0 ||
@@ -277,7 +253,7 @@ static int named_item(json_t *item, size_t i, const char *field, const char *con
 				       (size_t)json_integer_value(first));
 	if (json_object_set_new_nocheck(seen, json_string_value(name),
 					json_integer((json_int_t)i)) != 0)
-		return cprof_error_set(err, "out of memory");
+		cprof_die_oom();
 	out->name = json_string_value(name);
 	snprintf(sub, sizeof(sub), "%s.%s", path, amount_field);
 	return amount(json_object_get(item, amount_field), sub, limit, &out->amount, err);
@@ -315,14 +291,10 @@ static struct named *named_list(json_t *root, const char *field, const char *amo
 
 	if (!array)
 		return NULL;
-	list = cprof_sched_alloc(json_array_size(array), sizeof(*list), err);
+	list = cprof_xcalloc(json_array_size(array), sizeof(*list));
 	seen = json_object(); /* name -> the index of its first holder */
-	if (!list || !seen) {
-		free(list);
-		json_decref(seen);
-		cprof_error_set(err, "out of memory");
-		return NULL;
-	}
+	if (!seen)
+		cprof_die_oom();
 	json_array_foreach(array, i, item) {
 		rc = named_item(item, i, field, known, limit, seen, &list[i], err);
 		if (rc != 0)
@@ -384,21 +356,18 @@ static int check_cpi(json_t *cpi, int platforms, int apps, size_t *columns,
 
 /* Builds the LP's columns from the valid matrix `cpi`, platform by
  * platform, straight into the arrays CLP loads. */
-static int build_columns(struct cprof_sched *sched, json_t *cpi, size_t columns,
-			 struct cprof_error *err)
+static void build_columns(struct cprof_sched *sched, json_t *cpi, size_t columns)
 {
 	json_t *row, *value;
 	size_t i, j, k = 0;
 
 	sched->num_columns = (int)columns;
-	if (!(sched->column_first =
-		      cprof_sched_alloc((size_t)sched->num_platforms + 1, sizeof(int), err)) ||
-	    !(sched->column_app = cprof_sched_alloc(columns, sizeof(int), err)) ||
-	    !(sched->starts = cprof_sched_alloc(columns + 1, sizeof(int), err)) ||
-	    !(sched->rows = cprof_sched_alloc(2 * columns, sizeof(int), err)) ||
-	    !(sched->elements = cprof_sched_alloc(2 * columns, sizeof(double), err)) ||
-	    !(sched->cost = cprof_sched_alloc(columns, sizeof(double), err)))
-		return -1;
+	sched->column_first = cprof_xcalloc((size_t)sched->num_platforms + 1, sizeof(int));
+	sched->column_app = cprof_xcalloc(columns, sizeof(int));
+	sched->starts = cprof_xcalloc(columns + 1, sizeof(int));
+	sched->rows = cprof_xcalloc(2 * columns, sizeof(int));
+	sched->elements = cprof_xcalloc(2 * columns, sizeof(double));
+	sched->cost = cprof_xcalloc(columns, sizeof(double));
 	json_array_foreach(cpi, i, row) {
 		sched->column_first[i] = (int)k;
 		json_array_foreach(row, j, value) {
@@ -419,7 +388,6 @@ static int build_columns(struct cprof_sched *sched, json_t *cpi, size_t columns,
 	}
 	sched->column_first[sched->num_platforms] = (int)k;
 	sched->starts[k] = (int)(2 * k);
-	return 0;
 }
 
 /* Validates the CPI matrix and builds the LP's columns from it. */
@@ -430,7 +398,8 @@ static int read_cpi(struct cprof_sched *sched, struct cprof_error *err)
 
 	if (check_cpi(cpi, sched->num_platforms, sched->num_apps, &columns, err) != 0)
 		return -1;
-	return build_columns(sched, cpi, columns, err);
+	build_columns(sched, cpi, columns);
+	return 0;
 }
 
 static struct cprof_sched *sched_from_json(json_t *root, struct cprof_error *err)
@@ -443,9 +412,7 @@ static struct cprof_sched *sched_from_json(json_t *root, struct cprof_error *err
 		cprof_error_at(err, "(root)", "must be an object");
 		return NULL;
 	}
-	sched = cprof_sched_alloc(1, sizeof(*sched), err);
-	if (!sched)
-		return NULL;
+	sched = cprof_xcalloc(1, sizeof(*sched));
 	sched->root = json_incref(root);
 	if (only_fields(root, "", known, err) != 0 ||
 	    !(sched->platforms = named_list(root, "platforms", "capacity", 0,
@@ -457,12 +424,8 @@ static struct cprof_sched *sched_from_json(json_t *root, struct cprof_error *err
 		return NULL;
 	}
 	rows = sched->num_apps + sched->num_platforms;
-	sched->row_lower = cprof_sched_alloc((size_t)rows, sizeof(double), err);
-	sched->row_upper = cprof_sched_alloc((size_t)rows, sizeof(double), err);
-	if (!sched->row_lower || !sched->row_upper) {
-		cprof_sched_free(sched);
-		return NULL;
-	}
+	sched->row_lower = cprof_xcalloc((size_t)rows, sizeof(double));
+	sched->row_upper = cprof_xcalloc((size_t)rows, sizeof(double));
 	for (i = 0; i < sched->num_apps; i++)
 		sched->row_lower[i] = sched->row_upper[i] = sched->apps[i].amount;
 	for (i = 0; i < sched->num_platforms; i++) {

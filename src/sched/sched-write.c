@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/jsonout.h"
 #include "sched-int.h"
 
 /* Output. */
@@ -29,17 +30,12 @@ static double utilization(const struct cprof_sched *sched, int i, double used)
 	return capacity > 0 ? used / capacity : 0.0;
 }
 
-/* object[name] = value and array += value take the reference to `value`,
- * also when they fail (a NULL object or value, an allocation), so that
- * building goes on after a failure without leaks and fails at the end. */
-static bool set(json_t *object, const char *name, json_t *value)
+/* array += value, taking the reference to `value`; a failure can only be
+ * out of memory (jansson's allocator dies first, as cprof_json_set says). */
+static void append(json_t *array, json_t *value)
 {
-	return json_object_set_new(object, name, value) == 0;
-}
-
-static bool append(json_t *array, json_t *value)
-{
-	return json_array_append_new(array, value) == 0;
+	if (!array || json_array_append_new(array, value) != 0)
+		cprof_die_oom();
 }
 
 /* A capacity as given: a whole number when it is one. */
@@ -53,58 +49,52 @@ static json_t *capacity_json(const struct named *platform)
 }
 
 /* Appends platform i's pairs to `assignment` and its object to
- * `platforms`; false when an allocation failed. */
-static bool platform_json(const struct cprof_sched *sched, int i, json_t *assignment,
+ * `platforms`. */
+static void platform_json(const struct cprof_sched *sched, int i, json_t *assignment,
 			  json_t *platforms)
 {
 	const struct named *platform = &sched->platforms[i];
 	double used = platform_used(sched, i);
 	json_t *item = json_object();
-	bool ok = true;
 	int k;
 
-	for (k = sched->column_first[i]; ok && k < sched->column_first[i + 1]; k++) {
+	for (k = sched->column_first[i]; k < sched->column_first[i + 1]; k++) {
 		json_t *pair;
 
 		if (sched->x[k] == 0.0)
 			continue;
 		pair = json_object();
-		ok = set(pair, "platform", json_string(platform->name)) && ok;
-		ok = set(pair, "app", json_string(sched->apps[sched->column_app[k]].name)) && ok;
-		ok = set(pair, "load", json_real(sched->x[k])) && ok;
-		ok = append(assignment, pair) && ok;
+		cprof_json_set(pair, "platform", cprof_json_string(platform->name));
+		cprof_json_set(pair, "app", cprof_json_string(sched->apps[sched->column_app[k]].name));
+		cprof_json_set(pair, "load", json_real(sched->x[k]));
+		append(assignment, pair);
 	}
-	ok = set(item, "name", json_string(platform->name)) && ok;
-	ok = set(item, "capacity", capacity_json(platform)) && ok;
-	ok = set(item, "used", json_real(used)) && ok;
-	ok = set(item, "utilization", json_real(utilization(sched, i, used))) && ok;
-	return append(platforms, item) && ok;
+	cprof_json_set(item, "name", cprof_json_string(platform->name));
+	cprof_json_set(item, "capacity", capacity_json(platform));
+	cprof_json_set(item, "used", json_real(used));
+	cprof_json_set(item, "utilization", json_real(utilization(sched, i, used)));
+	append(platforms, item);
 }
 
 json_t *cprof_sched_json(const struct cprof_sched *sched)
 {
 	json_t *root = json_object(), *assignment, *platforms;
 	double objective = 0.0;
-	bool ok = true;
 	int i;
 
-	ok = set(root, "cprof", json_string("sched")) && ok;
-	ok = set(root, "version", json_integer(CPROF_SCHEMA_VERSION)) && ok;
-	ok = set(root, "status", json_string(cprof_sched_status_name(sched->status))) && ok;
-	if (ok && sched->status == CPROF_SCHED_OPTIMAL) {
+	cprof_json_set(root, "cprof", cprof_json_string("sched"));
+	cprof_json_set(root, "version", json_integer(CPROF_SCHEMA_VERSION));
+	cprof_json_set(root, "status", cprof_json_string(cprof_sched_status_name(sched->status)));
+	if (sched->status == CPROF_SCHED_OPTIMAL) {
 		assignment = json_array();
 		platforms = json_array();
-		for (i = 0; ok && i < sched->num_platforms; i++) {
-			ok = platform_json(sched, i, assignment, platforms);
+		for (i = 0; i < sched->num_platforms; i++) {
+			platform_json(sched, i, assignment, platforms);
 			objective += platform_used(sched, i);
 		}
-		ok = set(root, "objective", json_real(objective)) && ok;
-		ok = set(root, "assignment", assignment) && ok;
-		ok = set(root, "platforms", platforms) && ok;
-	}
-	if (!ok) {
-		json_decref(root);
-		return NULL;
+		cprof_json_set(root, "objective", json_real(objective));
+		cprof_json_set(root, "assignment", assignment);
+		cprof_json_set(root, "platforms", platforms);
 	}
 	return root;
 }

@@ -45,16 +45,6 @@ void cprof_sched_free(struct cprof_sched *sched)
 	free(sched);
 }
 
-/* calloc that says "out of memory" in `err` when it fails. */
-void *cprof_sched_alloc(size_t count, size_t size, struct cprof_error *err)
-{
-	void *p = calloc(count ? count : 1, size ? size : 1);
-
-	if (!p)
-		cprof_error_set(err, "out of memory");
-	return p;
-}
-
 /* Solving. */
 
 /* Rounds `x` to CPROF_SCHED_DIGITS significant digits of `scale`: to a
@@ -105,8 +95,7 @@ static void solve_error(const struct cprof_lp_result *result, struct cprof_error
 {
 	switch (result->outcome) {
 	case CPROF_LP_NO_MEMORY:
-		cprof_error_set(err, "out of memory");
-		break;
+		cprof_die_oom();
 	case CPROF_LP_FAILED:
 		cprof_error_set(err, "the solver failed: %s", result->what);
 		break;
@@ -146,9 +135,7 @@ enum cprof_sched_status cprof_sched_solve(struct cprof_sched *sched, struct cpro
 	struct cprof_clp *clp;
 
 	sched->status = CPROF_SCHED_UNSOLVED;
-	sched->x = cprof_sched_alloc((size_t)sched->num_columns, sizeof(double), err);
-	if (!sched->x)
-		return CPROF_SCHED_UNSOLVED;
+	sched->x = cprof_xcalloc((size_t)sched->num_columns, sizeof(double));
 	clp = load(sched, &result);
 	if (clp)
 		cprof_clp_solve(clp, sched->x, &result);

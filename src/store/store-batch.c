@@ -278,8 +278,7 @@ void cprof_batch_write(struct cprof_batch *b, struct cprof_native_out *o,
 	size_t d, c = 0;
 
 #define HEAD(i) (&heads[rows[order[i]].head])
-	cprof_native_varint(o, b->num_dims + 6);
-	cprof_native_varint(o, n);
+	cprof_native_block_head(o, b->num_dims + 6, n);
 	for (d = 0; d < b->num_dims; d++) {
 		next_column(o, names, types, &c);
 		for (i = 0; i < n; i++)

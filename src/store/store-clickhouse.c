@@ -534,85 +534,8 @@ static char *meta(struct cprof_store *store, const char *name)
 /* A block of ClickHouse's Native format (native.h), the client's cheapest
  * input, whose columns are filled a row at a time and sent when it holds
  * BLOCK_ROWS of them: the profiles of a load.  Their rows go in sorted
- * batches (store-batch.h). */
+ * batches (store-batch.h), written a column at a time. */
 #define BLOCK_ROWS 65536
-
-struct block {
-	size_t columns, rows;
-	const char **names, **types;
-	GByteArray **data;
-};
-
-static void put_varint(GByteArray *out, uint64_t n)
-{
-	uint8_t bytes[10];
-
-	g_byte_array_append(out, bytes, (guint)cprof_native_varint_bytes(bytes, n));
-}
-
-static void put_string(GByteArray *out, const char *s)
-{
-	size_t len = strlen(s);
-
-	put_varint(out, len);
-	g_byte_array_append(out, (const guint8 *)s, (guint)len);
-}
-
-static void put_le(GByteArray *out, uint64_t value, int n)
-{
-	uint8_t bytes[8];
-
-	cprof_native_le_bytes(bytes, value, n);
-	g_byte_array_append(out, bytes, (guint)n);
-}
-
-/* Makes room in `block` for `columns` columns. */
-static void block_init(struct block *block, size_t columns)
-{
-	block->columns = block->rows = 0;
-	block->names = cprof_xcalloc(columns, sizeof(*block->names));
-	block->types = cprof_xcalloc(columns, sizeof(*block->types));
-	block->data = cprof_xcalloc(columns, sizeof(*block->data));
-}
-
-/* Adds a column (its name and ClickHouse type, both kept, not copied),
- * one of those block_init made room for; returns its data. */
-static GByteArray *block_column(struct block *block, const char *name, const char *type)
-{
-	block->names[block->columns] = name;
-	block->types[block->columns] = type;
-	block->data[block->columns] = g_byte_array_new();
-	return block->data[block->columns++];
-}
-
-/* Writes the block to `o` and empties it. */
-static void block_flush(struct block *block, struct cprof_native_out *o)
-{
-	size_t i;
-
-	if (block->rows == 0)
-		return;
-	cprof_native_varint(o, block->columns);
-	cprof_native_varint(o, block->rows);
-	for (i = 0; i < block->columns; i++) {
-		cprof_native_column(o, block->names[i], block->types[i]);
-		cprof_native_bytes(o, block->data[i]->data, block->data[i]->len);
-		g_byte_array_set_size(block->data[i], 0);
-	}
-	block->rows = 0;
-}
-
-static void block_free(struct block *block)
-{
-	size_t i;
-
-	for (i = 0; i < block->columns; i++)
-		g_byte_array_unref(block->data[i]);
-	free(block->names);
-	free(block->types);
-	free(block->data);
-	block->columns = 0;
-}
 
 /* The day number of "YYYY-MM-DD" (days since 1970-01-01). */
 static uint16_t day_number(const char *date)
@@ -631,10 +554,9 @@ static uint16_t day_number(const char *date)
 
 /* The columns of a table a load fills: the dimensions, then the rest. */
 struct table_block {
-	struct block block;
-	GByteArray **dims;
-	GByteArray *date, *profile, *load_id, *load, *seq, *kind, *sample_type, *period_us,
-		*total, *num_keys;
+	struct cprof_native_block *block;
+	size_t *dims;          /* each column's number */
+	size_t date, profile, load_id, load, seq, kind, sample_type, period_us, total, num_keys;
 };
 
 /* The rows table's columns, in the order cprof_batch_write writes their
@@ -644,47 +566,49 @@ static void rows_block(struct table_block *t, const struct cprof_store *store)
 {
 	size_t d;
 
-	block_init(&t->block, store->num_dims + 6);
+	t->block = cprof_native_block_new(store->num_dims + 6);
 	for (d = 0; d < store->num_dims; d++)
-		block_column(&t->block, store->dims[d], "String");
-	block_column(&t->block, "date", "Date");
-	block_column(&t->block, "load", "UInt64");
-	block_column(&t->block, "seq", "UInt32");
-	block_column(&t->block, "kind", "String");
-	block_column(&t->block, "key", "String");
-	block_column(&t->block, "count", "UInt64");
+		cprof_native_block_add(t->block, store->dims[d], "String");
+	cprof_native_block_add(t->block, "date", "Date");
+	cprof_native_block_add(t->block, "load", "UInt64");
+	cprof_native_block_add(t->block, "seq", "UInt32");
+	cprof_native_block_add(t->block, "kind", "String");
+	cprof_native_block_add(t->block, "key", "String");
+	cprof_native_block_add(t->block, "count", "UInt64");
 }
 
 static void profiles_block(struct table_block *t, const struct cprof_store *store)
 {
 	size_t d;
 
-	block_init(&t->block, store->num_dims + 11);
+	t->block = cprof_native_block_new(store->num_dims + 11);
 	t->dims = cprof_xcalloc(store->num_dims ? store->num_dims : 1, sizeof(*t->dims));
 	for (d = 0; d < store->num_dims; d++)
-		t->dims[d] = block_column(&t->block, store->dims[d], "String");
-	t->date = block_column(&t->block, "date", "Date");
-	t->profile = block_column(&t->block, "profile", "String");
-	t->load_id = block_column(&t->block, "load_id", "String");
-	t->load = block_column(&t->block, "load", "UInt64");
-	t->seq = block_column(&t->block, "seq", "UInt32");
-	t->kind = block_column(&t->block, "kind", "String");
-	t->sample_type = block_column(&t->block, "sample_type", "String");
-	t->period_us = block_column(&t->block, "period_us", "Int64");
-	t->total = block_column(&t->block, "total", "UInt64");
-	t->num_keys = block_column(&t->block, "num_keys", "UInt64");
+		t->dims[d] = cprof_native_block_add(t->block, store->dims[d], "String");
+	t->date = cprof_native_block_add(t->block, "date", "Date");
+	t->profile = cprof_native_block_add(t->block, "profile", "String");
+	t->load_id = cprof_native_block_add(t->block, "load_id", "String");
+	t->load = cprof_native_block_add(t->block, "load", "UInt64");
+	t->seq = cprof_native_block_add(t->block, "seq", "UInt32");
+	t->kind = cprof_native_block_add(t->block, "kind", "String");
+	t->sample_type = cprof_native_block_add(t->block, "sample_type", "String");
+	t->period_us = cprof_native_block_add(t->block, "period_us", "Int64");
+	t->total = cprof_native_block_add(t->block, "total", "UInt64");
+	t->num_keys = cprof_native_block_add(t->block, "num_keys", "UInt64");
 }
 
 /* The INSERT of a table_block's columns into `table` (its local table on
  * a cluster), in Native. */
-static char *insert_sql(struct cprof_store *store, const char *table, const struct block *block)
+static char *insert_sql(struct cprof_store *store, const char *table,
+			const struct cprof_native_block *block)
 {
+	const char *const *names = cprof_native_block_names(block);
 	GString *sql = g_string_new(NULL);
 	size_t i;
 
 	g_string_printf(sql, "INSERT INTO %s%s (", table, ch_of(store)->cluster ? "_local" : "");
-	for (i = 0; i < block->columns; i++)
-		g_string_append_printf(sql, "%s\"%s\"", i ? ", " : "", block->names[i]);
+	for (i = 0; i < cprof_native_block_columns(block); i++)
+		g_string_append_printf(sql, "%s\"%s\"", i ? ", " : "", names[i]);
 	g_string_append(sql, ") FORMAT Native");
 	return g_string_free(sql, FALSE);
 }
@@ -819,9 +743,9 @@ static void load_begin(struct cprof_store *store, const char *load_id)
 
 		rows_block(&shard->rows.t, store);
 		shard->rows.sender = cprof_xcalloc(1, sizeof(*shard->rows.sender));
-		shard->rows.sql = insert_sql(store, "rows", &shard->rows.t.block);
+		shard->rows.sql = insert_sql(store, "rows", shard->rows.t.block);
 		profiles_block(&shard->profiles.t, store);
-		shard->profiles.sql = insert_sql(store, "profiles", &shard->profiles.t.block);
+		shard->profiles.sql = insert_sql(store, "profiles", shard->profiles.t.block);
 	}
 	atexit(kill_clients);
 }
@@ -832,11 +756,12 @@ static gpointer send_rows(gpointer data)
 {
 	struct stream *stream = data;
 	struct sender *s = stream->sender;
-	const struct block *columns = &stream->t.block;
+	const struct cprof_native_block *columns = stream->t.block;
 	void *b;
 
 	while ((b = g_async_queue_pop(s->full)) != &end_of_rows) {
-		cprof_batch_write(b, &stream->out, columns->names, columns->types, loading.load);
+		cprof_batch_write(b, &stream->out, cprof_native_block_names(columns),
+				  cprof_native_block_types(columns), loading.load);
 		cprof_native_flush(&stream->out);
 		g_async_queue_push(s->empty, b);
 	}
@@ -911,8 +836,8 @@ static void open_stream(const struct server *server, struct stream *stream)
 /* Ends a row of `stream`'s block, sending the block when it is full. */
 static void end_row(struct stream *stream)
 {
-	if (++stream->t.block.rows == BLOCK_ROWS)
-		block_flush(&stream->t.block, &stream->out);
+	if (cprof_native_block_end_row(stream->t.block) == BLOCK_ROWS)
+		cprof_native_block_write(stream->t.block, &stream->out);
 }
 
 /* The columns every table starts with: the dimensions, date, load, seq. */
@@ -922,16 +847,17 @@ static void put_head(struct table_block *t, const struct cprof_store *store,
 	size_t d;
 
 	for (d = 0; d < store->num_dims; d++)
-		put_string(t->dims[d], dims[d]);
-	put_le(t->date, day, 2);
-	put_le(t->load, loading.load, 8);
-	put_le(t->seq, seq, 4);
+		cprof_native_block_string(t->block, t->dims[d], dims[d]);
+	cprof_native_block_uint(t->block, t->date, day, 2);
+	cprof_native_block_uint(t->block, t->load, loading.load, 8);
+	cprof_native_block_uint(t->block, t->seq, seq, 4);
 }
 
 static void load_profile(struct cprof_store *store, const struct cprof_store_profile *prof)
 {
-	/* Profiles go round the shards, each whole to one. */
-	struct loader_shard *shard = &loading.shards[prof->seq % loading.num_shards];
+	/* Profiles go round the shards, each whole to one, and the sample
+	 * types of one operand to the same. */
+	struct loader_shard *shard = &loading.shards[prof->place % loading.num_shards];
 	struct table_block *t = &shard->profiles.t;
 	const char *kind = cprof_by_name(prof->dist->by);
 	size_t i, n = prof->dist->entries.len;
@@ -941,13 +867,13 @@ static void load_profile(struct cprof_store *store, const struct cprof_store_pro
 
 	open_stream(&shard->server, &shard->profiles);
 	put_head(t, store, prof->dims, day, prof->seq);
-	put_string(t->profile, prof->name);
-	put_string(t->load_id, loading.load_id);
-	put_string(t->kind, kind);
-	put_string(t->sample_type, prof->sample_type);
-	put_le(t->period_us, (uint64_t)prof->period_us, 8);
-	put_le(t->total, prof->total, 8);
-	put_le(t->num_keys, n, 8);
+	cprof_native_block_string(t->block, t->profile, prof->name);
+	cprof_native_block_string(t->block, t->load_id, loading.load_id);
+	cprof_native_block_string(t->block, t->kind, kind);
+	cprof_native_block_string(t->block, t->sample_type, prof->sample_type);
+	cprof_native_block_uint(t->block, t->period_us, (uint64_t)prof->period_us, 8);
+	cprof_native_block_uint(t->block, t->total, prof->total, 8);
+	cprof_native_block_uint(t->block, t->num_keys, n, 8);
 	end_row(&shard->profiles);
 	if (n == 0)
 		return;
@@ -972,7 +898,7 @@ static void close_stream(struct stream *stream)
 	if (!stream->open)
 		return;
 	if (!s) {
-		block_flush(&stream->t.block, &stream->out);
+		cprof_native_block_write(stream->t.block, &stream->out);
 		cprof_native_flush(&stream->out);
 		fclose(stream->client.io);
 		stream->client.io = NULL;
@@ -1006,7 +932,7 @@ static void finish_stream(const struct server *server, struct stream *stream)
 	}
 	if (s)
 		free_sender(s);
-	block_free(&stream->t.block);
+	cprof_native_block_free(stream->t.block);
 	free(stream->t.dims);
 	g_free(stream->sql);
 }
@@ -1286,6 +1212,7 @@ void cprof_store_clickhouse_open(struct cprof_store *store, const char *url, boo
 
 const struct cprof_store_ops cprof_store_clickhouse = {
 	.name = "clickhouse",
+	.load_column = "load",
 	.init = init,
 	.meta = meta,
 	.load_begin = load_begin,

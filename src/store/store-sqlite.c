@@ -313,6 +313,7 @@ void cprof_store_sqlite_open(struct cprof_store *store, const char *path, bool c
 
 const struct cprof_store_ops cprof_store_sqlite = {
 	.name = "sqlite",
+	.load_column = "load_id",
 	.init = init,
 	.meta = meta,
 	.load_begin = load_begin,

@@ -11,8 +11,10 @@
 
 #include "base/hash.h"
 #include "lib/load.h"
+#include "lib/profile.h"
 #include "lib/rows.h"
 #include "store.h"
+#include "store-int.h"
 
 const char *const cprof_store_reserved[] = {
 	"profile", "by", "key", "count", "date", "load_id", "seq", "kind", "sample_type",
@@ -73,7 +75,7 @@ static void check_version(struct cprof_store *store)
 		  " (cprof-store init a new one and load the profiles again)", store->url, line);
 }
 
-static struct cprof_store *store_open(const char *url, bool create)
+struct cprof_store *cprof_store_open(const char *url, bool create)
 {
 	struct cprof_store *store = cprof_xcalloc(1, sizeof(*store));
 	char *dims;
@@ -98,7 +100,7 @@ static struct cprof_store *store_open(const char *url, bool create)
 	return store;
 }
 
-static void store_close(struct cprof_store *store)
+void cprof_store_close(struct cprof_store *store)
 {
 	if (!store)
 		return;
@@ -127,7 +129,7 @@ void cprof_store_init(const char *url, const char *dims_arg, const char *cluster
 			if (strcmp(dims[i], dims[j]) == 0)
 				cprof_die("--dims: '%s': named twice", dims[i]);
 	}
-	store = store_open(url, true);
+	store = cprof_store_open(url, true);
 	{
 		char *there = store->ops->meta(store, "dims");
 
@@ -135,7 +137,7 @@ void cprof_store_init(const char *url, const char *dims_arg, const char *cluster
 			cprof_die("%s: a cprof store already (dimensions %s)", url, there);
 	}
 	store->ops->init(store, (const char *const *)dims, n, cluster);
-	store_close(store);
+	cprof_store_close(store);
 	g_strfreev(dims);
 }
 
@@ -220,17 +222,113 @@ static void load_dims_init(struct load_dims *dims, const struct cprof_store *sto
 		dims->label_dim[i] = dim_index(store, ((struct cprof_tag *)labels->items[i])->name);
 }
 
+/* The request no profile has: a sample index past any, whose refusal
+ * lists the profile's sample types. */
+#define NO_SUCH_INDEX "18446744073709551615"
+
+/* How many sample types the input `name` has, as its reader's refusal of
+ * an index past them lists them ("... are 0 T/U, 1 T/U"): 1 when it
+ * takes any index or fails otherwise (the load's read then says why).
+ * One reading of the input more: the readers give one type a reading. */
+static size_t sample_types_of(const struct cprof_loader *loader, const char *name)
+{
+	static const char head[] = "--sample-index=" NO_SUCH_INDEX ": the profile's sample types are 0 ";
+	struct cprof_read_options options = loader->read;
+	struct cprof_error err = { { 0 }, 0 };
+	struct cprof_profile *profile;
+	const char *at;
+	char next[32];
+	size_t n = 1;
+
+	options.sample_index = NO_SUCH_INDEX;
+	options.label_key = cprof_by_label_key(loader->key.by);
+	profile = cprof_profile_read_with(name, &options, &err);
+	if (profile) {
+		cprof_profile_free(profile);
+		return 1;
+	}
+	if (strncmp(err.text, head, sizeof(head) - 1) != 0)
+		return 1;
+	if (strlen(err.text) + 1 >= sizeof(err.text))
+		cprof_die("%s: --sample-index=all: too many sample types to list", name);
+	at = err.text + sizeof(head) - 1;
+	for (;;) {
+		snprintf(next, sizeof(next), ", %zu ", n);
+		if (!(at = strstr(at, next)))
+			return n;
+		n++;
+	}
+}
+
+/* Reads the input `name` into `parts`: its sample type `index` (a
+ * number as text), or with index NULL the one the loader's options pick.
+ * Each sample type of a profile is a profile of the load: the loader's
+ * one-type-a-load rule is kept only without --sample-index=all. */
+static void read_type(struct cprof_loader *loader, const char *name, const char *index,
+		      struct cprof_ptrs *parts)
+{
+	const char *asked = loader->read.sample_index;
+
+	if (!index) {
+		cprof_loader_read_parts(loader, name, parts);
+		return;
+	}
+	free(loader->sample_type);
+	loader->sample_type = NULL;
+	loader->read.sample_index = index;
+	cprof_loader_read_parts(loader, name, parts);
+	loader->read.sample_index = asked;
+}
+
+/* Whether the load stores every sample type of each profile. */
+static bool all_types(const struct cprof_loader *loader)
+{
+	return loader->read.sample_index && strcmp(loader->read.sample_index, "all") == 0;
+}
+
+/* Loads the operand `name`, the `place`-th, each sample type (with
+ * --sample-index=all) a profile of the load numbered from *seq on. */
+static void load_operand(struct cprof_store *store, struct cprof_loader *loader,
+			 const struct load_dims *dims, const char *name, uint32_t place,
+			 uint32_t *seq)
+{
+	size_t types = all_types(loader) ? sample_types_of(loader, name) : 0, t = 0;
+
+	do {
+		struct cprof_ptrs parts = { 0 };
+		char index[32];
+		size_t p;
+
+		snprintf(index, sizeof(index), "%zu", t);
+		read_type(loader, name, types ? index : NULL, &parts);
+		for (p = 0; p < parts.len; p++) {
+			struct cprof_store_profile prof = { 0 };
+
+			profile_of(&prof, dims, store, name, parts.items[p], *seq);
+			prof.place = place;
+			store->ops->load_profile(store, &prof);
+		}
+		cprof_ptrs_clear(&parts, cprof_part_free);
+		(*seq)++;
+	} while (++t < types);
+}
+
 void cprof_store_load(const char *url, struct cprof_loader *loader, const struct cprof_ptrs *tags,
 		      const struct cprof_ptrs *labels, const char *date, char **operands, int count)
 {
-	struct cprof_store *store = store_open(url, false);
+	struct cprof_store *store = cprof_store_open(url, false);
 	struct load_dims dims;
 	char *load_id;
+	uint32_t seq = 0;
 	int i;
 
 	if (count == 0)
 		cprof_die("load: no profile to load");
 	cprof_loader_check_operands((const char *const *)operands, count);
+	for (i = 0; i < count && all_types(loader); i++)
+		if (strcmp(operands[i], "-") == 0)
+			cprof_die("--sample-index=all: standard input reads once, a sample type a "
+				  "reading: name a file");
 	check_dims(store, url, "--tag", tags);
 	check_dims(store, url, "--label", labels);
 	cprof_labels_check(tags, labels);
@@ -240,25 +338,14 @@ void cprof_store_load(const char *url, struct cprof_loader *loader, const struct
 	 * that fails to read ends the program before that. */
 	load_id = g_uuid_string_random();
 	store->ops->load_begin(store, load_id);
-	for (i = 0; i < count; i++) {
-		struct cprof_ptrs parts = { 0 };
-		size_t p;
-
-		cprof_loader_read_parts(loader, operands[i], &parts);
-		for (p = 0; p < parts.len; p++) {
-			struct cprof_store_profile prof = { 0 };
-
-			profile_of(&prof, &dims, store, operands[i], parts.items[p], (uint32_t)i);
-			store->ops->load_profile(store, &prof);
-		}
-		cprof_ptrs_clear(&parts, cprof_part_free);
-	}
-	store->ops->load_commit(store, (size_t)count);
+	for (i = 0; i < count; i++)
+		load_operand(store, loader, &dims, operands[i], (uint32_t)i, &seq);
+	store->ops->load_commit(store, (size_t)seq);
 	g_free(load_id);
 	free(dims.values);
 	free(dims.tagged);
 	free(dims.label_dim);
-	store_close(store);
+	cprof_store_close(store);
 }
 
 /* A name --where and --group take: a dimension, date, profile or
@@ -438,8 +525,8 @@ static void where_day(struct cprof_store *store, GString *where, const char *op,
 
 /* The WHERE clause of a query's rows; dies on a --where the store does
  * not know. */
-static GString *where_sql(struct cprof_store *store, enum cprof_by by,
-			  const struct cprof_ptrs *wheres, const char *from, const char *to)
+GString *cprof_store_where_sql(struct cprof_store *store, enum cprof_by by,
+			       const struct cprof_ptrs *wheres, const char *from, const char *to)
 {
 	GString *where = g_string_new(NULL);
 	char *q;
@@ -468,8 +555,8 @@ static GString *where_sql(struct cprof_store *store, enum cprof_by by,
 }
 
 /* Dies on a --group name the store does not know or one named twice. */
-static void check_groups(const struct cprof_store *store, char **group_names, size_t num_groups,
-			 const char *group_arg)
+void cprof_store_check_groups(const struct cprof_store *store, char **group_names,
+			      size_t num_groups, const char *group_arg)
 {
 	size_t i, j;
 
@@ -588,7 +675,7 @@ static void note_sources(const char *url, struct group *group)
 void cprof_store_query(const char *url, const struct cprof_store_query_spec *spec,
 		       struct cprof_store_result *result)
 {
-	struct cprof_store *store = store_open(url, false);
+	struct cprof_store *store = cprof_store_open(url, false);
 	char **group_names = spec->group ? g_strsplit(spec->group, ",", -1) : g_new0(char *, 1);
 	struct query query = { store, spec->by, g_strv_length(group_names), NULL };
 	bool joined = false;
@@ -597,10 +684,10 @@ void cprof_store_query(const char *url, const struct cprof_store_query_spec *spe
 	size_t i;
 
 	query.groups = g_hash_table_new_full(cprof_str_hash, g_str_equal, g_free, NULL);
-	where = where_sql(store, spec->by, spec->wheres, spec->from, spec->to);
+	where = cprof_store_where_sql(store, spec->by, spec->wheres, spec->from, spec->to);
 	for (i = 0; i < spec->wheres->len; i++)
 		joined = joined || of_profile(((struct cprof_tag *)spec->wheres->items[i])->name);
-	check_groups(store, group_names, query.num_groups, spec->group);
+	cprof_store_check_groups(store, group_names, query.num_groups, spec->group);
 	select_groups(&query, group_names, where, joined);
 	*result = (struct cprof_store_result){ group_names, query.num_groups, { 0 },
 					       store->ops->missing_shards(store) };
@@ -615,7 +702,7 @@ void cprof_store_query(const char *url, const struct cprof_store_query_spec *spe
 	g_ptr_array_free(sorted, TRUE);
 	g_hash_table_destroy(query.groups);
 	g_string_free(where, TRUE);
-	store_close(store);
+	cprof_store_close(store);
 }
 
 static void free_result_group(void *data)

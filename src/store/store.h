@@ -15,7 +15,8 @@ struct cprof_store_profile {
 	const char *name;              /* the operand, valid UTF-8 */
 	char date[11];                 /* YYYY-MM-DD */
 	const char *const *dims;       /* a value per dimension of the store */
-	uint32_t seq;                  /* its place in the load */
+	uint32_t seq;                  /* its place in the load, a sample type a place */
+	uint32_t place;                /* its operand's place in the load */
 	struct cprof_dist *dist;       /* one profile, keyed as loaded */
 	const char *sample_type;
 	long long period_us;           /* -1: none */
@@ -44,6 +45,7 @@ struct cprof_store_query {
 
 struct cprof_store_ops {
 	const char *name;      /* "sqlite" or "clickhouse" */
+	const char *load_column;       /* the rows' column that tells their load */
 	/* Creates the database's tables: `dims` the dimension names. */
 	void (*init)(struct cprof_store *store, const char *const *dims, size_t num_dims,
 		     const char *cluster);
@@ -154,6 +156,48 @@ void cprof_store_query(const char *url, const struct cprof_store_query_spec *spe
 
 /* Frees what `result` holds and leaves it empty. */
 void cprof_store_result_clear(struct cprof_store_result *result);
+
+/* One key of a ratio's answer, or its group's whole (key NULL). */
+struct cprof_store_ratio_entry {
+	char *key;
+	uint64_t numerator, denominator;       /* the summed counts of each type */
+	double ratio;          /* numerator / denominator; NAN when it is 0 */
+	double low, high;      /* its interval at the level asked; NAN: none */
+};
+
+/* One group of a ratio's answer. */
+struct cprof_store_ratio_group {
+	char **values;                 /* one per group name */
+	size_t profiles;               /* the profiles (load and name) whose rows it sums */
+	struct cprof_store_ratio_entry whole;  /* every key's */
+	struct cprof_store_ratio_entry *entries;       /* by numerator, most first */
+	size_t num_entries;
+};
+
+/* The answer of a ratio. */
+struct cprof_store_ratio_result {
+	char **group_names;            /* NULL-ended */
+	size_t num_groups;
+	char *types[2];                /* the sample types TYPE/UNIT of numerator, denominator */
+	double level;
+	struct cprof_ptrs groups;      /* struct cprof_store_ratio_group *, in order of values */
+	struct cprof_ptrs *missing;    /* shards that did not answer (text), or NULL */
+};
+
+/* Answers `spec` as the ratio of the counts of the sample type named
+ * `names[0]` over those of `names[1]` (each TYPE/UNIT, or TYPE, with or
+ * without a ":MODIFIERS" suffix), per key and in all, with an interval
+ * at `level` (0 < level < 1) over the profiles as samples of a fleet
+ * (the ratio estimator's delta method, on the log scale, Student's t);
+ * into `result`, which the caller clears with
+ * cprof_store_ratio_result_clear.  Dies as cprof_store_query does, and
+ * on a name no sample type of the profiles has or that two have. */
+void cprof_store_ratio(const char *url, const struct cprof_store_query_spec *spec,
+		       const char *const names[2], double level,
+		       struct cprof_store_ratio_result *result);
+
+/* Frees what `result` holds and leaves it empty. */
+void cprof_store_ratio_result_clear(struct cprof_store_ratio_result *result);
 
 extern const struct cprof_store_ops cprof_store_sqlite;
 extern const struct cprof_store_ops cprof_store_clickhouse;

@@ -1,0 +1,29 @@
+/* store-int.h: what store.c gives the other queries of the store
+ * (store-ratio.c); not for the programs. */
+#ifndef CPROF_STORE_INT_H
+#define CPROF_STORE_INT_H
+
+#include <glib.h>
+
+#include "store.h"
+
+/* Opens the store `url` (creating its file or database when `create`);
+ * dies when it does not answer or (unless `create`) holds no store of
+ * this program's version. */
+struct cprof_store *cprof_store_open(const char *url, bool create);
+
+/* Closes and frees a store; accepts NULL. */
+void cprof_store_close(struct cprof_store *store);
+
+/* The WHERE clause of a query's rows of kind `by`, the --where values
+ * `wheres` and the days `from` to `to` (either NULL: open); dies on a
+ * --where name the store does not know. */
+GString *cprof_store_where_sql(struct cprof_store *store, enum cprof_by by,
+			       const struct cprof_ptrs *wheres, const char *from, const char *to);
+
+/* Dies on a --group name (of `group_arg`) the store does not know, an
+ * empty one or one named twice. */
+void cprof_store_check_groups(const struct cprof_store *store, char **group_names,
+			      size_t num_groups, const char *group_arg);
+
+#endif
