@@ -59,6 +59,19 @@ static size_t trim_end(const char *line, size_t end)
 	return end;
 }
 
+/* The end of a line's frames before the count at `start`: without the
+ * blanks before it, but for a last frame of blanks, as flamegraph.pl
+ * reads one blank before a count: "a;b;  3" ends in the frame " "
+ * (stackcollapse-perf.pl --all writes them). */
+static size_t frames_end(const char *line, size_t start)
+{
+	size_t end = trim_end(line, start);
+
+	if (start - end >= 2 && (end == 0 || line[end - 1] == ';'))
+		return start - 1;
+	return end;
+}
+
 /* A line split: its frames and its one or two counts. */
 struct split {
 	size_t frames_len;
@@ -81,16 +94,17 @@ static bool split_line(const char *line, size_t len, struct split *s)
 	s->counts[0] = line + start;
 	s->counts_len[0] = len - start;
 	second = cprof_folded_count_start(line, end);
-	if (second > 0 && trim_end(line, second) > 0) {
+	if (second > 0 && frames_end(line, second) > 0) {
 		s->num_counts = 2;
 		s->counts[1] = s->counts[0];
 		s->counts_len[1] = s->counts_len[0];
 		s->counts[0] = line + second;
 		s->counts_len[0] = end - second;
-		end = trim_end(line, second);
+		s->frames_len = frames_end(line, second);
+		return true;
 	}
-	s->frames_len = end;
-	return end > 0;
+	s->frames_len = frames_end(line, start);
+	return s->frames_len > 0;
 }
 
 bool cprof_folded_line_ok(const char *line, size_t len)
