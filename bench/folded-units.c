@@ -19,6 +19,7 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <stdbool.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -144,7 +145,7 @@ static void draw(gsl_rng *rng, int kind, struct file *f)
 
 /* The table of one kind: files and how many each rule read as samples, by
  * shape and decade of samples. */
-static void table(gsl_rng *rng, uint64_t seed, int kind, size_t trials)
+static size_t table(gsl_rng *rng, uint64_t seed, int kind, size_t trials)
 {
 	static const char *const kinds[] = { "sampled profiles", "fixed period (n x 1001001)",
 					     "frequency-mode period sums" };
@@ -182,16 +183,17 @@ static void table(gsl_rng *rng, uint64_t seed, int kind, size_t trials)
 	for (r = 0; r < RULES; r++)
 		printf(" %7.1f%%", 100.0 * stats_rate(all[r], trials));
 	putchar('\n');
+	return all[RULES - 1];
 }
 
 /* The corners: the largest sampled profiles the rule must read as
  * samples, and the least period sums it must not. */
-static void corners(gsl_rng *rng, uint64_t seed)
+static size_t corners(gsl_rng *rng, uint64_t seed)
 {
 	static const size_t stacks[] = { 10, 50, 500 };
 	double p[MOST_STACKS];
 	unsigned int counts[MOST_STACKS];
-	size_t i;
+	size_t i, refused = 0;
 	int s;
 
 	printf("\n== corners: 10^7 samples (10, 50, 500 stacks), read as raw samples ==\n");
@@ -208,7 +210,9 @@ static void corners(gsl_rng *rng, uint64_t seed)
 			printf("%-9s %3zu stacks  least %8" PRIu64 "  old %-3s least+total %-3s cprof %s\n",
 			       shape_names[s], stacks[i], c.least, samples[0] ? "yes" : "no",
 			       samples[1] ? "yes" : "no", samples[2] ? "yes" : "no");
+			refused += !samples[RULES - 1];
 		}
+	return refused;
 }
 
 /* The least period sums: 1,000 samples of frequency mode at base periods
@@ -255,8 +259,9 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t seed = 1;
-	size_t trials = 1000;
+	size_t trials = 1000, read[3], refused;
 	gsl_rng *rng;
+	bool ok = true;
 	int c, kind;
 
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
@@ -274,9 +279,17 @@ int main(int argc, char **argv)
 	       seed, trials, OLD_LEAST, CPROF_FOLDED_MOST_SAMPLES, CPROF_FOLDED_PERIOD_LEAST,
 	       CPROF_FOLDED_MOST_SAMPLES);
 	for (kind = 0; kind < 3; kind++)
-		table(rng, seed, kind, trials);
-	corners(rng, seed);
+		read[kind] = table(rng, seed, kind, trials);
+	refused = corners(rng, seed);
 	period_corner(rng, seed, trials);
 	gsl_rng_free(rng);
-	return 0;
+	putchar('\n');
+	ok &= stats_target(read[0] == trials, "sampled profiles read as samples: %zu of %zu",
+			   read[0], trials);
+	ok &= stats_target(refused == 0, "10^7 samples read as samples: all but %zu", refused);
+	ok &= stats_target(read[1] == 0, "fixed-period sums read as raw samples: %zu of %zu",
+			   read[1], trials);
+	ok &= stats_target(read[2] == 0, "frequency-mode sums read as raw samples: %zu of %zu",
+			   read[2], trials);
+	return ok ? 0 : 1;
 }
