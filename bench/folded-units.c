@@ -71,7 +71,8 @@ static void judge(const struct cprof_folded_counts *c, bool samples[RULES])
 
 	samples[0] = !(many && c->least >= OLD_LEAST);
 	samples[1] = !(many && (c->divisor >= CPROF_FOLDED_PERIOD_LEAST ||
-				(c->least >= OLD_LEAST && c->total[0] > CPROF_FOLDED_MOST_SAMPLES)));
+				(c->least >= OLD_LEAST &&
+				 c->total[0] > CPROF_FOLDED_MOST_SAMPLES)));
 	samples[2] = cprof_folded_units(c) == CPROF_FOLDED_SAMPLES;
 }
 
@@ -207,7 +208,8 @@ static size_t corners(gsl_rng *rng, uint64_t seed)
 			gsl_ran_multinomial(rng, stacks[i], 10000000, p, counts);
 			add_counts(&c, counts, stacks[i], 1);
 			judge(&c, samples);
-			printf("%-9s %3zu stacks  least %8" PRIu64 "  old %-3s least+total %-3s cprof %s\n",
+			printf("%-9s %3zu stacks  least %8" PRIu64
+			       "  old %-3s least+total %-3s cprof %s\n",
 			       shape_names[s], stacks[i], c.least, samples[0] ? "yes" : "no",
 			       samples[1] ? "yes" : "no", samples[2] ? "yes" : "no");
 			refused += !samples[RULES - 1];
@@ -224,7 +226,8 @@ static void period_corner(gsl_rng *rng, uint64_t seed, size_t trials)
 	size_t b, i;
 
 	shares(1, 50, p);
-	printf("\n== corners: 1000 samples, frequency mode, 50 Zipf stacks, read as raw samples ==\n");
+	printf("\n== corners: 1000 samples, frequency mode, 50 Zipf stacks, "
+	       "read as raw samples ==\n");
 	for (b = 0; b < 2; b++) {
 		size_t read[RULES] = { 0 };
 		int r;

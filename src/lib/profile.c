@@ -304,9 +304,10 @@ static int utf16_copy(struct cprof_input *in, GIConv cd, int fd, struct cprof_er
 			break;
 		}
 		if (g_iconv(cd, &from, &from_left, &to, &to_left) == (gsize)-1 && errno == EILSEQ)
-			status = cprof_error_set(err, "byte %llu: not UTF-16 (an unpaired surrogate)",
-						 (unsigned long long)(in->offset +
-								      (size_t)got - from_left));
+			status = cprof_error_set(err, "byte %llu: not UTF-16 (an unpaired "
+						      "surrogate)",
+						 (unsigned long long)(in->offset + (size_t)got -
+								      from_left));
 		else if (from_left == (gsize)got)
 			status = cprof_error_set(err, "byte %llu: the UTF-16 text ends inside a "
 						      "character",
