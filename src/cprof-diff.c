@@ -137,7 +137,7 @@ static void print_folded_comment(const struct cprof_dist *a, const struct cprof_
 				 const struct cprof_ptrs *keys)
 {
 	bool has_period = a->has_period && b->has_period && a->period_us == b->period_us;
-	uint64_t least = UINT64_MAX;
+	struct cprof_folded_counts counts = CPROF_FOLDED_COUNTS_INIT;
 	char *comment;
 	size_t i;
 
@@ -145,12 +145,9 @@ static void print_folded_comment(const struct cprof_dist *a, const struct cprof_
 		const struct cprof_entry *in_a = cprof_dist_find(a, keys->items[i]);
 		const struct cprof_entry *in_b = cprof_dist_find(b, keys->items[i]);
 
-		if (in_a && in_a->count > 0 && in_a->count < least)
-			least = in_a->count;
-		if (in_b && in_b->count > 0 && in_b->count < least)
-			least = in_b->count;
+		cprof_folded_counts_add(&counts, in_a ? in_a->count : 0, in_b ? in_b->count : 0);
 	}
-	comment = cprof_folded_comment(a->sample_type, has_period, a->period_us, keys->len, least);
+	comment = cprof_folded_comment(a->sample_type, has_period, a->period_us, &counts);
 	if (comment)
 		fputs(comment, stdout);
 	free(comment);

@@ -346,6 +346,24 @@ int cprof_input_open(struct cprof_input *in, const char *name, struct cprof_erro
 	return 0;
 }
 
+int cprof_input_replace(struct cprof_input *in, int fd, struct cprof_error *err)
+{
+	struct stat st;
+
+	ahead_end(in);
+	if (in->fd > STDIN_FILENO)
+		close(in->fd);
+	in->fd = fd;
+	if (lseek(fd, 0, SEEK_SET) != 0 || fstat(fd, &st) != 0)
+		return cprof_error_set(err, "cannot read a converted copy: %s", strerror(errno));
+	in->regular = true;
+	in->size = (uint64_t)st.st_size;
+	in->start = in->end = 0;
+	in->offset = 0;
+	in->eof = false;
+	return 0;
+}
+
 void cprof_input_close(struct cprof_input *in)
 {
 	ahead_end(in);

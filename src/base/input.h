@@ -30,6 +30,11 @@ struct cprof_input {
  * when it cannot be. */
 int cprof_input_open(struct cprof_input *in, const char *name, struct cprof_error *err);
 
+/* Reads the regular file `fd` from its start in place of the input's
+ * file (closed; nothing read ahead yet), under the same name; the input
+ * owns fd.  -1 with `err` set when fd cannot be read. */
+int cprof_input_replace(struct cprof_input *in, int fd, struct cprof_error *err);
+
 /* Closes the file and frees the buffer; accepts a closed input. */
 void cprof_input_close(struct cprof_input *in);
 

@@ -4,10 +4,12 @@
  * node of each tick), "timeDeltas" (microseconds), "startTime",
  * "endTime".  The tree is checked before it is walked: every id once,
  * every child of one parent, one root, no cycle, a bounded depth.  The
- * root, "(root)", is no frame; frames are named as DevTools names them. */
+ * root, "(root)", is no frame; frames are named as DevTools names them.
+ * The older format (a "head" tree) is converted to it (take_legacy). */
 #include "config.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,11 +38,23 @@ struct reader {
 	uint32_t root;
 };
 
+/* True when `root` is V8's older .cpuprofile: a call tree "head" (a node
+ * with "children" or a "functionName"), no "nodes". */
+static bool is_legacy(const json_t *root)
+{
+	const json_t *head = json_object_get(root, "head");
+
+	return json_is_object(head) && !json_object_get(root, "nodes") &&
+	       (json_object_get(head, "children") || json_object_get(head, "functionName"));
+}
+
 bool cprof_cpuprofile_is(const json_t *root)
 {
-	return json_is_array(json_object_get(root, "nodes")) &&
-	       (json_object_get(root, "samples") || json_object_get(root, "startTime")) &&
-	       !json_object_get(root, "snapshot");
+	if (json_object_get(root, "snapshot"))
+		return false;
+	return (json_is_array(json_object_get(root, "nodes")) &&
+		(json_object_get(root, "samples") || json_object_get(root, "startTime"))) ||
+	       is_legacy(root);
 }
 
 /* The index of the node of id `id`, or NONE. */
@@ -400,8 +414,10 @@ static void reader_free(struct reader *r)
 	free(r->count);
 }
 
-int cprof_cpuprofile_take(const json_t *root, struct cprof_profile *profile,
-			  struct cprof_error *err)
+/* Reads a .cpuprofile of "nodes" (the current format, or the older one
+ * converted). */
+static int take_nodes(const json_t *root, struct cprof_profile *profile,
+		      struct cprof_error *err)
 {
 	struct reader r = { .err = err, .nodes = json_object_get(root, "nodes") };
 	int status;
@@ -434,4 +450,244 @@ int cprof_cpuprofile_take(const json_t *root, struct cprof_profile *profile,
 	if (status == 0)
 		profile->total = cprof_calltree_total(profile->calltree);
 	return status;
+}
+
+/* V8's older .cpuprofile (Chrome's DevTools and Node before 12): "head",
+ * the root node, each node's callFrame members its own (lineNumber from
+ * 1), "children" nodes rather than ids, "timestamps" (microseconds)
+ * rather than "timeDeltas".  It is converted as DevTools converts it
+ * (nodes in the order of a depth-first walk, the head first) and read as
+ * the current format; an error names the node by its path from "head". */
+struct legacy {
+	GArray *up;            /* each node's parent's index (NONE for the head) */
+	GArray *pos;           /* its place among its parent's children */
+	json_t *nodes;         /* the nodes converted */
+};
+
+/* A node to convert: the JSON, its parent's index and its place there. */
+struct pending {
+	const json_t *node;
+	uint32_t up, pos;
+};
+
+/* Levels of a node's path named before and after those elided. */
+enum { PATH_ENDS = 4 };
+
+/* Appends the path of legacy node i, "head.children[0].children[2]"
+ * (past 2 x PATH_ENDS levels, the middle ones counted, not named:
+ * "head.children[0]....children[1].<7 levels>.children[0]..."). */
+static void legacy_place(const struct legacy *l, uint32_t i, GString *out)
+{
+	GArray *chain = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+	guint k;
+
+	for (; i != NONE; i = g_array_index(l->up, uint32_t, i))
+		if (g_array_index(l->up, uint32_t, i) != NONE)
+			g_array_append_val(chain, g_array_index(l->pos, uint32_t, i));
+	g_string_append(out, "head");
+	for (k = chain->len; k-- > 0;) {
+		guint level = chain->len - 1 - k;
+
+		if (chain->len > 2 * PATH_ENDS && level == PATH_ENDS)
+			g_string_append_printf(out, ".<%u levels>", chain->len - 2 * PATH_ENDS);
+		if (chain->len <= 2 * PATH_ENDS || level < PATH_ENDS || k < PATH_ENDS)
+			g_string_append_printf(out, ".children[%u]",
+					       g_array_index(chain, uint32_t, k));
+	}
+	g_array_free(chain, TRUE);
+}
+
+/* Rewrites an error of the converted profile in the older one's terms:
+ * "nodes[I]" as node I's path, its callFrame's members its own. */
+static void legacy_rename(const struct legacy *l, struct cprof_error *err)
+{
+	GString *out = g_string_new(NULL);
+	const char *p = err->text;
+
+	while (*p) {
+		char *end;
+		unsigned long i;
+
+		if (strncmp(p, "nodes[", 6) == 0 && g_ascii_isdigit(p[6]) &&
+		    (i = strtoul(p + 6, &end, 10), *end == ']') && i < l->up->len) {
+			legacy_place(l, (uint32_t)i, out);
+			p = end + 1;
+		} else if (strncmp(p, ".callFrame.", 11) == 0) {
+			p += 10;
+		} else {
+			g_string_append_c(out, *p++);
+		}
+	}
+	g_strlcpy(err->text, out->str, sizeof(err->text));
+	g_string_free(out, TRUE);
+}
+
+/* Sets `key` of `to` to `from`'s, when it has one. */
+static void copy_member(json_t *to, const json_t *from, const char *key, const char *as)
+{
+	json_t *value = json_object_get(from, key);
+
+	if (value)
+		json_object_set(to, as, value);
+}
+
+/* The callFrame of a legacy node (its line from 1 made from 0). */
+static json_t *legacy_call_frame(const json_t *node)
+{
+	json_t *call = json_object(), *line = json_object_get(node, "lineNumber");
+
+	copy_member(call, node, "functionName", "functionName");
+	copy_member(call, node, "url", "url");
+	copy_member(call, node, "scriptId", "scriptId");
+	if (json_is_integer(line))
+		json_object_set_new(call, "lineNumber", json_integer(json_integer_value(line) - 1));
+	else if (line)
+		json_object_set(call, "lineNumber", line);
+	return call;
+}
+
+/* Converts one legacy node (checked to be an object, its children an
+ * array of objects), its children queued on `todo` first-last. */
+static int legacy_node(struct legacy *l, const struct pending *at, GArray *todo,
+		       struct cprof_error *err)
+{
+	uint32_t i = (uint32_t)l->up->len;
+	const json_t *children = json_object_get(at->node, "children"), *c;
+	json_t *node, *ids;
+	GString *place;
+	size_t k;
+
+	g_array_append_val(l->up, at->up);
+	g_array_append_val(l->pos, at->pos);
+	if (json_is_object(at->node) && (!children || json_is_array(children))) {
+		node = json_object();
+		copy_member(node, at->node, "id", "id");
+		copy_member(node, at->node, "hitCount", "hitCount");
+		copy_member(node, at->node, "positionTicks", "positionTicks");
+		json_object_set_new(node, "callFrame", legacy_call_frame(at->node));
+		ids = json_array();
+		json_array_foreach(children, k, c) {
+			const json_t *id = json_object_get(c, "id");
+
+			json_array_append_new(ids, id ? json_incref((json_t *)id) : json_null());
+		}
+		json_object_set_new(node, "children", ids);
+		json_array_append_new(l->nodes, node);
+		for (k = json_array_size(children); k-- > 0;) {
+			struct pending child = { json_array_get(children, k), i, (uint32_t)k };
+
+			g_array_append_val(todo, child);
+		}
+		return 0;
+	}
+	place = g_string_new(NULL);
+	legacy_place(l, i, place);
+	if (!json_is_object(at->node))
+		cprof_error_set(err, "%s: must be a node (an object)", place->str);
+	else
+		cprof_error_set(err, "%s.children: must be an array of nodes", place->str);
+	g_string_free(place, TRUE);
+	return -1;
+}
+
+/* The nodes of the tree under "head", the head first, each before its
+ * children (depth-first, as DevTools orders them). */
+static int legacy_nodes(struct legacy *l, const json_t *head, struct cprof_error *err)
+{
+	GArray *todo = g_array_new(FALSE, FALSE, sizeof(struct pending));
+	struct pending first = { head, NONE, 0 };
+	int status = 0;
+
+	g_array_append_val(todo, first);
+	while (status == 0 && todo->len > 0) {
+		struct pending at = g_array_index(todo, struct pending, todo->len - 1);
+
+		g_array_set_size(todo, todo->len - 1);
+		if (l->up->len >= UINT32_MAX - 1)
+			status = cprof_error_set(err, "head: more than %u nodes", UINT32_MAX - 2);
+		else
+			status = legacy_node(l, &at, todo, err);
+	}
+	g_array_free(todo, TRUE);
+	return status;
+}
+
+static int cmp_doubles(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* "timeDeltas" from "timestamps" (microseconds, one a sample), in time
+ * order as DevTools sorts them; NULL with `err` set on bad timestamps. */
+static json_t *legacy_deltas(const json_t *stamps, size_t num_samples, struct cprof_error *err)
+{
+	double *t;
+	json_t *deltas;
+	const json_t *v;
+	size_t k;
+
+	if (!json_is_array(stamps))
+		return cprof_error_set(err, "timestamps: must be an array"), NULL;
+	if (json_array_size(stamps) != num_samples)
+		return cprof_error_set(err, "timestamps: %zu timestamps for %zu samples",
+				       json_array_size(stamps), num_samples), NULL;
+	t = cprof_xcalloc(num_samples + 1, sizeof(*t));
+	json_array_foreach(stamps, k, v) {
+		if (!json_is_number(v) || !isfinite(json_number_value(v)) ||
+		    fabs(json_number_value(v)) > 9e15) {
+			free(t);
+			return cprof_error_set(err, "timestamps[%zu]: must be a number of "
+						    "microseconds", k), NULL;
+		}
+		t[k] = json_number_value(v);
+	}
+	qsort(t, num_samples, sizeof(*t), cmp_doubles);
+	deltas = json_array();
+	for (k = 0; k < num_samples; k++)
+		json_array_append_new(deltas, json_integer(k ? llround(t[k] - t[k - 1]) : 0));
+	free(t);
+	return deltas;
+}
+
+/* Reads the older .cpuprofile `root` converted. */
+static int take_legacy(const json_t *root, struct cprof_profile *profile,
+		       struct cprof_error *err)
+{
+	struct legacy l = {
+		.up = g_array_new(FALSE, FALSE, sizeof(uint32_t)),
+		.pos = g_array_new(FALSE, FALSE, sizeof(uint32_t)),
+		.nodes = json_array(),
+	};
+	const json_t *samples = json_object_get(root, "samples");
+	const json_t *stamps = json_object_get(root, "timestamps");
+	json_t *converted = json_object(), *deltas = NULL;
+	int status = legacy_nodes(&l, json_object_get(root, "head"), err);
+
+	json_object_set_new(converted, "nodes", l.nodes);
+	if (samples)
+		json_object_set(converted, "samples", (json_t *)samples);
+	if (status == 0 && json_is_array(samples) && stamps) {
+		deltas = legacy_deltas(stamps, json_array_size(samples), err);
+		status = deltas ? 0 : -1;
+	}
+	if (deltas)
+		json_object_set_new(converted, "timeDeltas", deltas);
+	if (status == 0 && take_nodes(converted, profile, err) < 0) {
+		legacy_rename(&l, err);
+		status = -1;
+	}
+	json_decref(converted);
+	g_array_free(l.up, TRUE);
+	g_array_free(l.pos, TRUE);
+	return status;
+}
+
+int cprof_cpuprofile_take(const json_t *root, struct cprof_profile *profile,
+			  struct cprof_error *err)
+{
+	if (is_legacy(root))
+		return take_legacy(root, profile, err);
+	return take_nodes(root, profile, err);
 }

@@ -59,6 +59,19 @@ static size_t trim_end(const char *line, size_t end)
 	return end;
 }
 
+/* The end of a line's frames before the count at `start`: without the
+ * blanks before it, but for a last frame of blanks, as flamegraph.pl
+ * reads one blank before a count: "a;b;  3" ends in the frame " "
+ * (stackcollapse-perf.pl --all writes them). */
+static size_t frames_end(const char *line, size_t start)
+{
+	size_t end = trim_end(line, start);
+
+	if (start - end >= 2 && (end == 0 || line[end - 1] == ';'))
+		return start - 1;
+	return end;
+}
+
 /* A line split: its frames and its one or two counts. */
 struct split {
 	size_t frames_len;
@@ -81,16 +94,17 @@ static bool split_line(const char *line, size_t len, struct split *s)
 	s->counts[0] = line + start;
 	s->counts_len[0] = len - start;
 	second = cprof_folded_count_start(line, end);
-	if (second > 0 && trim_end(line, second) > 0) {
+	if (second > 0 && frames_end(line, second) > 0) {
 		s->num_counts = 2;
 		s->counts[1] = s->counts[0];
 		s->counts_len[1] = s->counts_len[0];
 		s->counts[0] = line + second;
 		s->counts_len[0] = end - second;
-		end = trim_end(line, second);
+		s->frames_len = frames_end(line, second);
+		return true;
 	}
-	s->frames_len = end;
-	return end > 0;
+	s->frames_len = frames_end(line, start);
+	return s->frames_len > 0;
 }
 
 bool cprof_folded_line_ok(const char *line, size_t len)
@@ -489,33 +503,36 @@ static uint64_t gcd(uint64_t a, uint64_t b)
 	return a;
 }
 
-/* Where nothing says what the counts are: counts that cannot be samples
- * are read as samples of their greatest common divisor when it is large,
- * else left as counts of an unknown unit. */
+/* Where nothing says what the counts are: counts that share a period
+ * are read as samples of it, counts that cannot be samples are left as
+ * counts of an unknown unit (cprof_folded_units). */
 static void guess_units(struct reader *r)
 {
 	struct cprof_profile *p = r->profile;
-	uint64_t least = UINT64_MAX, divisor = 0;
+	struct cprof_folded_counts counts = CPROF_FOLDED_COUNTS_INIT;
+	enum cprof_folded_units units;
+	uint64_t divisor;
 	size_t i;
 
 	for (i = 0; i < p->folded.len; i++) {
 		const struct cprof_folded_stack *stack = p->folded.items[i];
 
-		if (stack->count && stack->count < least)
-			least = stack->count;
-		if (p->two_counts && stack->count_b && stack->count_b < least)
-			least = stack->count_b;
-		divisor = gcd(gcd(divisor, stack->count), stack->count_b);
+		cprof_folded_counts_add(&counts, stack->count, stack->count_b);
 	}
-	if (!cprof_folded_not_samples(p->folded.len, least))
-		return;
-	if (divisor < CPROF_FOLDED_NOT_SAMPLES) {
+	units = cprof_folded_units(&counts);
+	if (units == CPROF_FOLDED_UNKNOWN) {
 		p->sample_type = g_strdup("value/unknown");
-		note(p, g_strdup_printf("every stack counts %d or more: not samples, and no verdict "
-					"rests on them (--sample-type and --period say what they are)",
-					CPROF_FOLDED_NOT_SAMPLES));
+		note(p, g_strdup_printf("the counts sum to %" PRIu64 ", more than the %d samples "
+					"of any plausible recording: not samples, and no verdict "
+					"rests on them (--sample-type and --period say what they "
+					"are)",
+					MAX(counts.total[0], counts.total[1]),
+					CPROF_FOLDED_MOST_SAMPLES));
 		return;
 	}
+	if (units == CPROF_FOLDED_SAMPLES)
+		return;
+	divisor = counts.divisor;
 	for (i = 0; i < p->folded.len; i++) {
 		struct cprof_folded_stack *stack = p->folded.items[i];
 
@@ -600,13 +617,35 @@ void cprof_folded_take_second(struct cprof_profile *profile)
 	profile->total = profile->total_b;
 }
 
-bool cprof_folded_not_samples(size_t stacks, uint64_t least)
+void cprof_folded_counts_add(struct cprof_folded_counts *counts, uint64_t a, uint64_t b)
 {
-	return stacks >= 2 && least >= CPROF_FOLDED_NOT_SAMPLES && least != UINT64_MAX;
+	uint64_t both[2] = { a, b };
+	int i;
+
+	counts->stacks++;
+	for (i = 0; i < 2; i++) {
+		if (both[i] && both[i] < counts->least)
+			counts->least = both[i];
+		counts->divisor = gcd(counts->divisor, both[i]);
+		counts->total[i] = counts->total[i] + both[i] < counts->total[i]
+					   ? UINT64_MAX
+					   : counts->total[i] + both[i];
+	}
+}
+
+enum cprof_folded_units cprof_folded_units(const struct cprof_folded_counts *counts)
+{
+	if (counts->stacks < 2 || counts->least == UINT64_MAX)
+		return CPROF_FOLDED_SAMPLES;
+	if (counts->divisor >= CPROF_FOLDED_PERIOD_LEAST)
+		return CPROF_FOLDED_PERIOD;
+	if (MAX(counts->total[0], counts->total[1]) > CPROF_FOLDED_MOST_SAMPLES)
+		return CPROF_FOLDED_UNKNOWN;
+	return CPROF_FOLDED_SAMPLES;
 }
 
 char *cprof_folded_comment(const char *sample_type, bool has_period, uint64_t period_us,
-			   size_t stacks, uint64_t least)
+			   const struct cprof_folded_counts *counts)
 {
 	static const uint64_t per_unit[] = { 1000000, 1000, 1, 0 };
 	const char *type = sample_type ? sample_type : "samples/count";
@@ -615,7 +654,7 @@ char *cprof_folded_comment(const char *sample_type, bool has_period, uint64_t pe
 	char *copy;
 
 	if (strcmp(type, "samples/count") == 0 && !has_period &&
-	    !cprof_folded_not_samples(stacks, least))
+	    cprof_folded_units(counts) == CPROF_FOLDED_SAMPLES)
 		return NULL;
 	line = g_string_new("# cprof: ");
 	if (has_period && (unit < 0 || per_unit[unit] == 0)) {

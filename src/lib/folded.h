@@ -24,22 +24,46 @@ bool cprof_folded_line_ok(const char *line, size_t len);
 /* Makes the second counts of a two-count profile its counts and total. */
 void cprof_folded_take_second(struct cprof_profile *profile);
 
-/* True when folded counts, `stacks` of them the least of which is
- * `least`, cannot be read as samples unless a line or an option says
- * they are: two stacks or more, each of CPROF_FOLDED_NOT_SAMPLES or more. */
-bool cprof_folded_not_samples(size_t stacks, uint64_t least);
+/* What decides how folded counts are read where nothing says: the
+ * lines, their least nonzero count (for the rule's benchmark), the greatest common divisor of every
+ * count and each column's total (the second 0 with one count a line). */
+struct cprof_folded_counts {
+	size_t stacks;
+	uint64_t least, divisor, total[2];
+};
 
-/* The counts every stack of a folded input reaches when it holds no
- * sample counts (stackcollapse-perf.pl sums perf's periods). */
-#define CPROF_FOLDED_NOT_SAMPLES 1000
+/* No lines yet. */
+#define CPROF_FOLDED_COUNTS_INIT { 0, UINT64_MAX, 0, { 0, 0 } }
+
+/* Adds a line of counts `a` and `b` (0 for a line of one count). */
+void cprof_folded_counts_add(struct cprof_folded_counts *counts, uint64_t a, uint64_t b);
+
+/* How folded counts are read where no line or option says. */
+enum cprof_folded_units {
+	CPROF_FOLDED_SAMPLES,  /* the counts are samples */
+	CPROF_FOLDED_PERIOD,   /* samples of their divisor (a fixed period summed) */
+	CPROF_FOLDED_UNKNOWN,  /* not samples: value/unknown, no verdict */
+};
+
+/* The rule (bench/folded-units, bench/STATS.md): two stacks or more
+ * whose counts share a divisor of CPROF_FOLDED_PERIOD_LEAST or more are
+ * samples of that period; else two stacks or more in a column of more
+ * than CPROF_FOLDED_MOST_SAMPLES in all are no samples; else samples. */
+enum cprof_folded_units cprof_folded_units(const struct cprof_folded_counts *counts);
+
+/* The least divisor read as a period. */
+#define CPROF_FOLDED_PERIOD_LEAST 1000
+
+/* More samples than a recording takes (10^7: three hours of one CPU at
+ * perf's 999 Hz, a day of py-spy's 100 Hz). */
+#define CPROF_FOLDED_MOST_SAMPLES 10000000
 
 /* The "# cprof: [period=N ]sample_type=TYPE/UNIT" line (with its newline)
  * that tells cprof what folded counts of `sample_type` (NULL:
- * samples/count) sampled at `period_us` (when has_period) are, `stacks`
- * lines the least of whose counts is `least`; NULL when they need none
- * (samples of no known period that read back as samples).  The caller
- * frees it. */
+ * samples/count) sampled at `period_us` (when has_period) are, `counts`
+ * what the lines written hold; NULL when they need none (samples of no
+ * known period that read back as samples).  The caller frees it. */
 char *cprof_folded_comment(const char *sample_type, bool has_period, uint64_t period_us,
-			   size_t stacks, uint64_t least);
+			   const struct cprof_folded_counts *counts);
 
 #endif

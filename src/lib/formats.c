@@ -247,6 +247,27 @@ static bool v8_heap_profile(const struct head *h, const char *unused)
 	return json_other(h, '{') && found_key(h, "head") && found_key(h, "selfSize");
 }
 
+/* Text in UTF-16 of byte order `arg` ("LE" or "BE") without a
+ * byte-order mark: of its first 2-byte units (8 or more), three in four
+ * or more an ASCII character (printable, tab, CR or LF) beside a zero,
+ * half or more a letter or a digit (as names are; a protobuf's bytes
+ * beside zeros are not). */
+static bool utf16(const struct head *h, const char *arg)
+{
+	size_t units = h->len / 2 < 256 ? h->len / 2 : 256, ascii = 0, alnum = 0, i;
+	size_t low = strcmp(arg, "LE") == 0 ? 0 : 1;
+
+	for (i = 0; i < units; i++) {
+		unsigned char c = h->data[2 * i + low], other = h->data[2 * i + 1 - low];
+
+		if (other != 0)
+			continue;
+		ascii += (c >= 0x20 && c < 0x7f) || c == '\t' || c == '\r' || c == '\n';
+		alnum += g_ascii_isalnum(c);
+	}
+	return units >= 8 && ascii * 4 >= units * 3 && alnum * 2 >= units;
+}
+
 static bool match_magic(const struct head *h, const char *bytes)
 {
 	return magic(h, bytes);
@@ -329,6 +350,15 @@ static const struct entry {
 	{ firefox, NULL,
 	  { "a Firefox Profiler profile",
 	    "no converter to a format cprof reads" } },
+	/* With a byte-order mark, UTF-16 is read as its UTF-8 (profile.c). */
+	{ utf16, "LE",
+	  { "UTF-16 (little-endian) text without a byte-order mark",
+	    "convert it to UTF-8: iconv -f UTF-16LE -t UTF-8 FILE > FILE.utf8 (or save it "
+	    "with a byte-order mark)" } },
+	{ utf16, "BE",
+	  { "UTF-16 (big-endian) text without a byte-order mark",
+	    "convert it to UTF-8: iconv -f UTF-16BE -t UTF-8 FILE > FILE.utf8 (or save it "
+	    "with a byte-order mark)" } },
 };
 
 const struct cprof_foreign *cprof_format_foreign(const unsigned char *data, size_t len)

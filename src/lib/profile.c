@@ -1,8 +1,10 @@
 /* profile.c: opening an input and detecting its format by content. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <glib.h>
 
@@ -264,14 +266,120 @@ static int read_text(struct cprof_input *in, struct cprof_profile *profile,
 	return status;
 }
 
+/* The bytes of UTF-16 converted at a time; UTF-8 takes at most 3/2 as
+ * many. */
+enum { UTF16_CHUNK = 1 << 16, UTF8_ROOM = 3 * UTF16_CHUNK / 2 };
+
+/* Writes buf[0, len) to fd. */
+static int write_all(int fd, const char *buf, size_t len, struct cprof_error *err)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return cprof_error_set(err, "cannot write a converted copy: %s",
+					       strerror(errno));
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Converts the rest of a UTF-16 input (`big` endian or little) to UTF-8
+ * into fd, a chunk at a time. */
+static int utf16_copy(struct cprof_input *in, GIConv cd, int fd, struct cprof_error *err)
+{
+	char *out = cprof_xmalloc(UTF8_ROOM);
+	int status = 0;
+
+	while (status == 0) {
+		long long got = cprof_input_fill(in, UTF16_CHUNK, err);
+		gchar *from = (gchar *)cprof_input_data(in), *to = out;
+		gsize from_left = got > 0 ? (gsize)got : 0, to_left = UTF8_ROOM;
+
+		if (got <= 0) {
+			status = got < 0 ? -1 : 0;
+			break;
+		}
+		if (g_iconv(cd, &from, &from_left, &to, &to_left) == (gsize)-1 && errno == EILSEQ)
+			status = cprof_error_set(err, "byte %llu: not UTF-16 (an unpaired "
+						      "surrogate)",
+						 (unsigned long long)(in->offset + (size_t)got -
+								      from_left));
+		else if (from_left == (gsize)got)
+			status = cprof_error_set(err, "byte %llu: the UTF-16 text ends inside a "
+						      "character",
+						 (unsigned long long)in->offset);
+		else
+			status = write_all(fd, out, (size_t)(to - out), err);
+		cprof_input_skip(in, (size_t)got - from_left);
+	}
+	free(out);
+	return status;
+}
+
+/* Reads a UTF-16 input with a byte-order mark (big endian or little, as
+ * `big` says) as its UTF-8: converted past the mark, a chunk at a time,
+ * into an unlinked temporary file that the input then reads. */
+static int read_as_utf8(struct cprof_input *in, bool big, struct cprof_error *err)
+{
+	GIConv cd = g_iconv_open("UTF-8", big ? "UTF-16BE" : "UTF-16LE");
+	GError *error = NULL;
+	char *path = NULL;
+	int fd, status;
+
+	if (cd == (GIConv)-1)
+		return cprof_error_set(err, "UTF-16 text, and no converter from UTF-16");
+	fd = g_file_open_tmp("cprof-utf16-XXXXXX", &path, &error);
+	if (fd < 0) {
+		status = cprof_error_set(err, "UTF-16 text, and no temporary file to convert it "
+					      "into: %s", error->message);
+		g_error_free(error);
+		g_iconv_close(cd);
+		return status;
+	}
+	unlink(path);
+	g_free(path);
+	cprof_input_skip(in, 2);
+	status = utf16_copy(in, cd, fd, err);
+	g_iconv_close(cd);
+	if (status < 0) {
+		close(fd);
+		return -1;
+	}
+	return cprof_input_replace(in, fd, err);
+}
+
+/* Reads a text in Unicode with a byte-order mark as its UTF-8: the
+ * mark of UTF-8 skipped, UTF-16 converted. */
+static int take_byte_order_mark(struct cprof_input *in, struct cprof_error *err)
+{
+	const unsigned char *data;
+	long long got = cprof_input_fill(in, 3, err);
+
+	if (got < 0)
+		return -1;
+	data = cprof_input_data(in);
+	if (got >= 3 && memcmp(data, "\xef\xbb\xbf", 3) == 0)
+		cprof_input_skip(in, 3);
+	else if (got >= 2 && (memcmp(data, "\xff\xfe", 2) == 0 || memcmp(data, "\xfe\xff", 2) == 0))
+		return read_as_utf8(in, data[0] == 0xfe, err);
+	return 0;
+}
+
 /* Reads the input with the reader its first bytes call for. */
 static int read_by_content(struct cprof_input *in, struct cprof_profile *profile,
 			   const struct cprof_read_options *options, struct cprof_error *err)
 {
 	const char *request = options ? options->sample_index : NULL;
-	long long got = cprof_input_fill(in, 4, err);
+	long long got;
 	int status;
 
+	if (take_byte_order_mark(in, err) < 0)
+		return -1;
+	got = cprof_input_fill(in, 4, err);
 	if (got < 0)
 		return -1;
 	if (cprof_gperf_sniff(cprof_input_data(in), (size_t)got)) {

@@ -48,7 +48,7 @@ void cprof_text_flat(struct cprof_dist *dist, size_t top)
 void cprof_folded_flat(struct cprof_dist *dist, size_t top)
 {
 	size_t n = dist->entries.len, i;
-	uint64_t least = UINT64_MAX;
+	struct cprof_folded_counts counts = CPROF_FOLDED_COUNTS_INIT;
 	char *comment;
 
 	cprof_dist_sort(dist);
@@ -57,11 +57,10 @@ void cprof_folded_flat(struct cprof_dist *dist, size_t top)
 	for (i = 0; i < n; i++) {
 		const struct cprof_entry *entry = dist->entries.items[i];
 
-		if (entry->count > 0 && entry->count < least)
-			least = entry->count;
+		cprof_folded_counts_add(&counts, entry->count, 0);
 	}
-	comment = cprof_folded_comment(dist->sample_type, dist->has_period, dist->period_us, n,
-				       least);
+	comment = cprof_folded_comment(dist->sample_type, dist->has_period, dist->period_us,
+				       &counts);
 	if (comment)
 		fputs(comment, stdout);
 	free(comment);
