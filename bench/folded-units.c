@@ -30,7 +30,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "lib/folded.h"
-#include "lib/util.h"
+#include "base/util.h"
 #include "stats-common.h"
 
 /* The old rule's least count of every stack. */
