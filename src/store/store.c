@@ -232,7 +232,9 @@ static void load_dims_init(struct load_dims *dims, const struct cprof_store *sto
  * One reading of the input more: the readers give one type a reading. */
 static size_t sample_types_of(const struct cprof_loader *loader, const char *name)
 {
-	static const char head[] = "--sample-index=" NO_SUCH_INDEX ": the profile's sample types are 0 ";
+	static const char asked[] = "--sample-index=" NO_SUCH_INDEX ":";
+	static const char head[] = "--sample-index=" NO_SUCH_INDEX
+				   ": the profile's sample types are 0 ";
 	struct cprof_read_options options = loader->read;
 	struct cprof_error err = { { 0 }, 0 };
 	struct cprof_profile *profile;
@@ -247,6 +249,10 @@ static size_t sample_types_of(const struct cprof_loader *loader, const char *nam
 		cprof_profile_free(profile);
 		return 1;
 	}
+	if (strncmp(err.text, asked, sizeof(asked) - 1) == 0 &&
+	    strncmp(err.text, head, sizeof(head) - 1) != 0)
+		cprof_die("%s: --sample-index=all: the reader did not list the sample types (%s)",
+			  name, err.text);
 	if (strncmp(err.text, head, sizeof(head) - 1) != 0)
 		return 1;
 	if (strlen(err.text) + 1 >= sizeof(err.text))

@@ -1,7 +1,9 @@
-/* test-batch.c: src/store-batch.c writes a batch's rows as one Native
- * block, every row once, in the rows table's order: kind, dimensions,
- * date, key, each String in ClickHouse's order (bytes unsigned, a prefix
- * first).  The block is read back here, by the format's own rules. */
+/* test-batch.c: src/store/store-batch.c writes a batch's rows as one
+ * Native block, every row once, in the rows table's order: kind,
+ * dimensions, date, key, each String in ClickHouse's order (bytes
+ * unsigned, a prefix first).  The block is read back here, by the
+ * format's own rules.  native.c's block filled a row at a time writes
+ * the format's bytes. */
 #include "config.h"
 
 #include <fcntl.h>
@@ -276,10 +278,82 @@ static void test_full(void)
 	cprof_batch_free(b);
 }
 
+/* The bytes `o` wrote to its file since `*at`, into `out` (room for
+ * `room`), read without moving the file's offset; returns their number. */
+static size_t written(struct cprof_native_out *o, off_t *at, unsigned char *out, size_t room)
+{
+	off_t end;
+	ssize_t n;
+
+	cprof_native_flush(o);
+	end = lseek(o->fd, 0, SEEK_CUR);
+	n = pread(o->fd, out, end - *at < (off_t)room ? (size_t)(end - *at) : room, *at);
+	*at = end;
+	return n > 0 ? (size_t)n : 0;
+}
+
+/* A block filled a row at a time (the profiles table's) writes the
+ * Native bytes of the format by hand: the numbers of columns and rows,
+ * then each column's name, type and values; nothing when it holds no
+ * row; and it is empty after each write. */
+static void test_row_block(void)
+{
+	static const unsigned char want[] = {
+		3, 2,
+		1, 's', 6, 'S', 't', 'r', 'i', 'n', 'g', 2, 'a', 'b', 0,
+		1, 'n', 6, 'U', 'I', 'n', 't', '3', '2', 0x2c, 1, 0, 0, 1, 0, 0, 0,
+		1, 'd', 4, 'D', 'a', 't', 'e', 5, 0, 6, 0,
+	};
+	static const unsigned char again[] = {
+		3, 1, 1, 's', 6, 'S', 't', 'r', 'i', 'n', 'g', 1, 'c',
+		1, 'n', 6, 'U', 'I', 'n', 't', '3', '2', 0xff, 0xff, 0xff, 0xff,
+		1, 'd', 4, 'D', 'a', 't', 'e', 0, 0,
+	};
+	struct cprof_native_block *b = cprof_native_block_new(3);
+	struct cprof_native_out *o = calloc(1, sizeof(*o));
+	unsigned char got[128];
+	FILE *f = tmpfile();
+	size_t s, n, d, len;
+	off_t at = 0;
+
+	if (!o || !f)
+		abort();
+	o->fd = fileno(f);
+	s = cprof_native_block_add(b, "s", "String");
+	n = cprof_native_block_add(b, "n", "UInt32");
+	d = cprof_native_block_add(b, "d", "Date");
+	check(cprof_native_block_columns(b) == 3 && s == 0 && n == 1 && d == 2, "the columns");
+	cprof_native_block_write(b, o);
+	check(written(o, &at, got, sizeof(got)) == 0, "an empty block wrote bytes");
+	cprof_native_block_string(b, s, "ab");
+	cprof_native_block_uint(b, n, 300, 4);
+	cprof_native_block_uint(b, d, 5, 2);
+	check(cprof_native_block_end_row(b) == 1, "one row held");
+	cprof_native_block_string(b, s, "");
+	cprof_native_block_uint(b, n, 1, 4);
+	cprof_native_block_uint(b, d, 6, 2);
+	check(cprof_native_block_end_row(b) == 2, "two rows held");
+	cprof_native_block_write(b, o);
+	len = written(o, &at, got, sizeof(got));
+	check(len == sizeof(want) && memcmp(got, want, len) == 0, "two rows: %zu bytes", len);
+	cprof_native_block_string(b, s, "c");
+	cprof_native_block_uint(b, n, 0xffffffff, 4);
+	cprof_native_block_uint(b, d, 0, 2);
+	cprof_native_block_end_row(b);
+	cprof_native_block_write(b, o);
+	len = written(o, &at, got, sizeof(got));
+	check(len == sizeof(again) && memcmp(got, again, len) == 0,
+	      "a row after a write: %zu bytes", len);
+	fclose(f);
+	free(o);
+	cprof_native_block_free(b);
+}
+
 int main(void)
 {
 	test_corners();
 	test_many();
 	test_full();
+	test_row_block();
 	return failures ? 1 : 0;
 }
