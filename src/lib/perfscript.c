@@ -137,6 +137,11 @@ struct reader {
 	size_t event_len;      /* strlen(event) */
 	uint64_t samples, period_sum, first_period;
 	bool all_periods, same_period;
+	size_t inlined;        /* the open sample's last frames are "(inlined)": their DSO is the next frame's */
+	bool sample_dropped;   /* a line of the open sample was dropped */
+	uint64_t dropped;      /* lines inside samples that are no frame, no source line */
+	unsigned long long dropped_line;       /* the first of them, */
+	char *dropped_text;    /* and its text (sanitized, cut short) */
 };
 
 /* The hexadecimal digits, by byte: a frame line's address and offset. */
@@ -212,8 +217,43 @@ static bool take_sym(const char *p, const char *end, struct frame_text *out)
 	return sym_less_off(p, end, digits, out);
 }
 
+/* True when text[0, len), what stands in a frame's last parentheses,
+ * is a DSO as perf prints one that is no absolute path and no "[...]":
+ * "inlined", a relative path, a BPF program's name: one word. */
+static bool bare_dso(const char *text, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (text[i] == ' ' || text[i] == '\t' || text[i] == '(' || text[i] == ')')
+			return false;
+	return len > 0;
+}
+
+/* The start of the " (DSO)" group ending at end[-1] (a ')'): the last
+ * "(" after a blank whose text begins "/" or "[", else the last "("
+ * after a blank (or first in the text) whose text is bare_dso; NULL when
+ * none is a DSO. */
+static const char *dso_open(const char *p, const char *end)
+{
+	const char *open = memrchr(p, '(', (size_t)(end - p)), *last = NULL;
+
+	for (; open; open = open > p ? memrchr(p, '(', (size_t)(open - p)) : NULL) {
+		if (open > p && open[-1] != ' ')
+			continue;
+		if (!last)
+			last = open;
+		if (open + 1 < end - 1 && (open[1] == '/' || open[1] == '['))
+			return open;
+	}
+	if (last && bare_dso(last + 1, (size_t)(end - 1 - (last + 1))))
+		return last;
+	return NULL;
+}
+
 /* Splits "SYM[+0xOFF][ (DSO)]" of text[0, end) (the IP and the blanks
- * after it skipped).  False when there is no symbol. */
+ * after it skipped); an empty SYM before a DSO is "[unknown]", as perf
+ * prints an unnamed PC.  False when there is no symbol. */
 static bool parse_sym_dso(const char *p, const char *end, struct frame_text *out)
 {
 	const char *open;
@@ -227,21 +267,22 @@ static bool parse_sym_dso(const char *p, const char *end, struct frame_text *out
 	out->padded = false;
 	out->dso = "";
 	out->dso_len = 0;
-	if (end[-1] == ')') {
-		open = memrchr(p, '(', (size_t)(end - p));
-		while (open && open > p && open[-1] != ' ')
-			open = memrchr(p, '(', (size_t)(open - p));
-		if (open && open > p && open + 1 < end - 1 && (open[1] == '/' || open[1] == '[')) {
-			out->dso = open + 1;
-			out->dso_len = (size_t)(end - 1 - out->dso);
-			end = open - 1;
+	if (end[-1] == ')' && (open = dso_open(p, end))) {
+		out->dso = open + 1;
+		out->dso_len = (size_t)(end - 1 - out->dso);
+		if (open == p) {
+			out->sym = "[unknown]";
+			out->sym_len = 9;
+			return true;
 		}
+		end = open - 1;
 	}
 	return take_sym(p, end, out);
 }
 
 /* Splits "[IP ]SYM[+0xOFF][ (DSO)]" (leading blanks skipped); the IP is
- * required unless `ip_optional`.  False when the text is not a frame. */
+ * required unless `ip_optional`, and a frame without one needs its DSO
+ * (perf script -F sym,dso).  False when the text is not a frame. */
 static bool parse_frame(const char *p, size_t len, bool ip_optional, struct frame_text *out)
 {
 	const char *end = p + len, *s;
@@ -256,6 +297,8 @@ static bool parse_frame(const char *p, size_t len, bool ip_optional, struct fram
 		return false;
 	else if (s > p && s == end)
 		return false;  /* an address alone: a line cut short */
+	else
+		return parse_sym_dso(p, end, out) && out->dso_len > 0;
 	return parse_sym_dso(p, end, out);
 }
 
@@ -480,20 +523,15 @@ static uint32_t find_frame(const struct cprof_perf *perf, uint64_t hash, const s
 	return UINT32_MAX;
 }
 
-static void push_frame(struct reader *r, const struct frame_text *t)
+/* The id of the frame `t`, interned when new. */
+static uint32_t frame_id(struct reader *r, const struct frame_text *t)
 {
 	size_t len = t->sym_len + 1 + t->dso_len + 1;
 	uint64_t hash = frame_hash(t);
 	uint32_t id = find_frame(r->perf, hash, t);
 
-	if (r->depth == r->chain_cap) {
-		r->chain_cap = r->chain_cap ? 2 * r->chain_cap : 256;
-		r->chain = cprof_xrealloc(r->chain, r->chain_cap * sizeof(*r->chain));
-	}
-	if (id != UINT32_MAX) {
-		r->chain[r->depth++] = id;
-		return;
-	}
+	if (id != UINT32_MAX)
+		return id;
 	key_reserve(r, len);
 	memcpy(r->key, t->sym, t->sym_len);
 	r->key[t->sym_len] = '\0';
@@ -501,7 +539,56 @@ static void push_frame(struct reader *r, const struct frame_text *t)
 	r->key[len - 1] = '\0';
 	if (t->dso_len)
 		r->perf->has_dso = true;
-	r->chain[r->depth++] = intern_frame(r->perf, hash, r->key, len, t->sym_len, t->dso_len, false);
+	return intern_frame(r->perf, hash, r->key, len, t->sym_len, t->dso_len, false);
+}
+
+/* The id of frame `id` with the DSO dso[0, dso_len) (its source line kept). */
+static uint32_t with_dso(struct reader *r, uint32_t id, const char *dso, size_t dso_len)
+{
+	const struct frame *f = r->perf->frames[id];
+	struct frame_text t = { .sym = f->key, .sym_len = f->sym_len, .dso = dso, .dso_len = dso_len };
+	size_t line_len, len;
+
+	if (!f->srcline)
+		return frame_id(r, &t);
+	line_len = strlen(f->srcline);
+	len = f->sym_len + 1 + dso_len + 1 + line_len + 1;
+	key_reserve(r, len);
+	memmove(r->key, f->key, f->sym_len + 1);
+	memcpy(r->key + f->sym_len + 1, dso, dso_len);
+	r->key[f->sym_len + 1 + dso_len] = '\0';
+	memcpy(r->key + f->sym_len + 1 + dso_len + 1, f->srcline, line_len + 1);
+	return intern_frame(r->perf, cprof_hash(r->key, len), r->key, len, f->sym_len, dso_len, true);
+}
+
+static bool is_inlined(const struct frame_text *t)
+{
+	return t->dso_len == 7 && memcmp(t->dso, "inlined", 7) == 0;
+}
+
+/* Adds frame `t` to the open sample: an "(inlined)" one without a DSO
+ * until the next frame gives it that frame's. */
+static void push_frame(struct reader *r, const struct frame_text *t)
+{
+	size_t i;
+
+	if (r->depth == r->chain_cap) {
+		r->chain_cap = r->chain_cap ? 2 * r->chain_cap : 256;
+		r->chain = cprof_xrealloc(r->chain, r->chain_cap * sizeof(*r->chain));
+	}
+	if (is_inlined(t)) {
+		struct frame_text bare = *t;
+
+		bare.dso = "";
+		bare.dso_len = 0;
+		r->chain[r->depth++] = frame_id(r, &bare);
+		r->inlined++;
+		return;
+	}
+	r->chain[r->depth++] = frame_id(r, t);
+	for (i = 0; i < r->inlined && t->dso_len; i++)
+		r->chain[r->depth - 2 - i] = with_dso(r, r->chain[r->depth - 2 - i], t->dso, t->dso_len);
+	r->inlined = 0;
 }
 
 /* True when a srcline says nothing: ":0", "??:0", "[kernel.kallsyms][ff..]". */
@@ -651,9 +738,12 @@ static int end_sample(struct reader *r)
 	if (!r->open)
 		return 0;
 	r->open = false;
+	if (r->depth == 0 && r->sample_dropped)
+		return fail(r, r->sample_line, "a sample without frames: no line after its header is "
+					       "\"IP SYM (DSO)\"");
 	if (r->depth == 0)
-		return fail(r, r->sample_line, "a sample without frames (perf script -F needs ip and "
-					       "sym)");
+		return fail(r, r->sample_line, "a sample header without frames after it (perf script "
+					       "-F needs ip and sym)");
 	if (settle(r) < 0)
 		return -1;
 	h->chain = r->chain;
@@ -682,6 +772,8 @@ static int begin_sample(struct reader *r, bool header)
 	r->headers = header;
 	r->open = true;
 	r->depth = 0;
+	r->inlined = 0;
+	r->sample_dropped = false;
 	r->sample_line = r->line_no;
 	r->sample_has_period = false;
 	return 0;
@@ -787,7 +879,6 @@ static size_t event_name_len(const char *event, size_t len)
 }
 
 static void block_saw_event(struct block *b, const char *event, size_t len);
-static void block_skipped_comment(struct block *b);
 
 static int take_header(struct reader *r, const struct header *h)
 {
@@ -816,12 +907,99 @@ static int take_header(struct reader *r, const struct header *h)
 	return 0;
 }
 
-/* Reads one line of perf script's text. */
-static int take_line(struct reader *r, const char *line, size_t len)
+/* True when text[0, len) (its indent skipped) is what `perf script -F
+ * +srcline` prints: "FILE:LINE", "??:0", "[kernel.kallsyms][ADDR]". */
+static bool is_srcline(const char *s, size_t len)
+{
+	const char *colon = memrchr(s, ':', len);
+	size_t i;
+
+	if (len > 0 && s[0] == '[')
+		return true;
+	if (!colon || memchr(s, '\t', len))
+		return false;
+	for (i = (size_t)(colon - s) + 1; i < len && is_digit(s[i]); i++)
+		;
+	return i > (size_t)(colon - s) + 1 && (i == len || s[i] == ' ');
+}
+
+/* Drops line text[0, len) of the open sample, counted for one note;
+ * an address alone is a frame's line cut short, an error. */
+static int drop_line(struct reader *r, const char *text, size_t len)
+{
+	size_t i = 0, digits;
+
+	while (i < len && (text[i] == ' ' || text[i] == '\t'))
+		i++;
+	for (digits = i; digits < len && is_hex(text[digits]); digits++)
+		;
+	if (i < len && digits == len)
+		return fail(r, r->line_no, "a frame's line cut short after its address");
+	r->sample_dropped = true;
+	if (r->dropped++ == 0) {
+		r->dropped_line = r->line_no;
+		r->dropped_text = cprof_utf8_sanitize(text + i, len - i < 60 ? len - i : 60,
+						      &(bool){ false });
+	}
+	return 0;
+}
+
+/* True when some token of text[0, len) is perf's time field. */
+static bool has_time(const char *line, size_t len)
+{
+	const char *end = line + len, *p = line, *t;
+
+	while (p < end) {
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		for (t = p; p < end && *p != ' ' && *p != '\t'; p++)
+			;
+		if (p > t && is_time(t, (size_t)(p - t)))
+			return true;
+	}
+	return false;
+}
+
+/* Reads a line that is no frame indented by a tab: a header, a frame
+ * indented by blanks or not at all, a source line, or a line dropped
+ * from the open sample. */
+static int take_other_line(struct reader *r, const char *line, size_t len)
 {
 	struct frame_text t;
 	struct header h;
 	size_t i;
+
+	switch (parse_header(line, len, &h)) {
+	case HEADER_RECORD:
+		return end_sample(r);
+	case HEADER_SAMPLE:
+		return take_header(r, &h);
+	default:
+		break;
+	}
+	if (parse_frame(line, len, false, &t)) {
+		if ((!r->open || r->headers != 1) && begin_sample(r, false) < 0)
+			return -1;
+		push_frame(r, &t);
+		return 0;
+	}
+	for (i = 0; i < len && line[i] == ' '; i++)
+		;
+	if (i >= 1 && is_srcline(line + i, len - i))
+		return attach_srcline(r, line + i, len - i);
+	if (r->open)
+		return drop_line(r, line, len);
+	if (has_time(line, len))
+		return fail(r, r->line_no, "a sample header without its event (perf script -F "
+					   "needs event)");
+	return fail(r, r->line_no, "not a line of perf script's output: no sample header "
+				   "(\"COMM TID TIME: PERIOD EVENT:\") nor frame (\"IP SYM (DSO)\")");
+}
+
+/* Reads one line of perf script's text. */
+static int take_line(struct reader *r, const char *line, size_t len)
+{
+	struct frame_text t;
 
 	if (len > 0 && line[0] == '\t' &&
 	    (fixed_ip(line, len) ? parse_sym_dso(line + 18, line + len, &t)
@@ -833,33 +1011,14 @@ static int take_line(struct reader *r, const char *line, size_t len)
 	}
 	if (cprof_blank_line(line, len))
 		return end_sample(r);
-	if (line[0] == '#' && r->headers < 0) {
-		if (r->block)
-			block_skipped_comment(r->block);
-		return 0;      /* perf script --header */
-	}
-	if (line[0] == '\t')
-		return fail(r, r->line_no, "a call-chain line that is not \"IP SYM (DSO)\"");
-	switch (parse_header(line, len, &h)) {
-	case HEADER_RECORD:
-		return end_sample(r);
-	case HEADER_SAMPLE:
-		return take_header(r, &h);
-	default:
-		break;
-	}
-	if (parse_frame(line, len, false, &t)) {
-		if (begin_sample(r, false) < 0)
-			return -1;
-		push_frame(r, &t);
-		return 0;
-	}
-	for (i = 0; i < len && line[i] == ' '; i++)
-		;
-	if (i >= 1 && i < len && !memchr(line + i, '\t', len - i))
-		return attach_srcline(r, line + i, len - i);
-	return fail(r, r->line_no, "not a line of perf script's output (no event name: perf "
-				   "script -F needs event)");
+	if (line[0] == '#')
+		return 0;      /* perf script --header's, wherever outputs were joined */
+	if (line[0] != '\t')
+		return take_other_line(r, line, len);
+	if (r->open)
+		return drop_line(r, line, len);
+	return fail(r, r->line_no, "a call-chain line that is not \"IP SYM (DSO)\", outside a "
+				   "sample");
 }
 
 /* The unit of an event's period: time for the clock events. */
@@ -969,7 +1128,6 @@ struct block {
 	size_t merged_stacks;
 	char *event;                   /* the first event's name as read, or NULL */
 	size_t event_len;
-	bool skipped_comment;          /* a "#" line before its first sample */
 	/* The thread: */
 	pthread_t thread;
 	pthread_mutex_t lock;
@@ -997,11 +1155,6 @@ static void block_saw_event(struct block *b, const char *event, size_t len)
 	memcpy(b->event, event, len);
 	b->event[len] = '\0';
 	b->event_len = len;
-}
-
-static void block_skipped_comment(struct block *b)
-{
-	b->skipped_comment = true;
 }
 
 static void perf_init(struct cprof_perf *perf)
@@ -1033,9 +1186,11 @@ static void parse_block(struct block *b)
 	b->num_recs = 0;
 	free(b->event);
 	b->event = NULL;
-	b->skipped_comment = false;
 	free(r->event);
 	r->event = NULL;
+	free(r->dropped_text);
+	r->dropped_text = NULL;
+	r->dropped = 0;
 	r->line_no = r->sample_line = 0;
 	r->depth = 0;
 	r->open = false;
@@ -1121,6 +1276,7 @@ static void block_end(struct block *b)
 	free(b->r.chain);
 	free(b->r.held.chain);
 	free(b->r.event);
+	free(b->r.dropped_text);
 	free(b->event);
 	free(b->recs);
 	free(b->frame_ids);
@@ -1150,8 +1306,6 @@ static void block_wait(struct block *b)
 /* True when the block read as it would have after what `r` read. */
 static bool block_fits(const struct reader *r, const struct block *b)
 {
-	if (b->skipped_comment && r->headers >= 0)
-		return false;
 	if (b->r.headers >= 0 && r->headers >= 0 && b->r.headers != r->headers)
 		return false;
 	return !b->event || !r->event ||
@@ -1212,6 +1366,12 @@ static int merge_block(struct reader *r, struct block *b)
 		return -1;
 	if (r->headers < 0)
 		r->headers = b->r.headers;
+	if (b->r.dropped && !r->dropped) {
+		r->dropped_line = r->line_no + b->r.dropped_line;
+		r->dropped_text = b->r.dropped_text;
+		b->r.dropped_text = NULL;
+	}
+	r->dropped += b->r.dropped;
 	if (!r->event && b->r.event) {
 		r->event = b->r.event;
 		r->event_len = b->r.event_len;
@@ -1322,6 +1482,23 @@ static int read_lines(struct reader *r, struct cprof_input *in)
 	return status;
 }
 
+/* Notes the lines dropped from samples, the first named. */
+static void note_dropped(const struct reader *r, struct cprof_profile *profile)
+{
+	char where[64], *text;
+
+	if (r->child)
+		snprintf(where, sizeof(where), "line %llu of perf script's output", r->dropped_line);
+	else
+		snprintf(where, sizeof(where), "%llu", r->dropped_line);
+	text = g_strdup_printf("%s: \"%s\": %" PRIu64 " line%s inside samples that %s no frame "
+			       "(\"IP SYM (DSO)\"), source line nor header: dropped", where,
+			       r->dropped_text, r->dropped, r->dropped == 1 ? "" : "s",
+			       r->dropped == 1 ? "is" : "are");
+	cprof_ptrs_add(&profile->notes, cprof_xstrdup(text));
+	g_free(text);
+}
+
 static int read_text(struct cprof_input *in, struct cprof_profile *profile,
 		     const char *sample_index, bool child, struct cprof_error *err)
 {
@@ -1344,7 +1521,10 @@ static int read_text(struct cprof_input *in, struct cprof_profile *profile,
 		status = fail(&r, r.line_no, "no samples in perf script's text");
 	if (status == 0)
 		status = finish(&r, profile, sample_index);
+	if (status == 0 && r.dropped)
+		note_dropped(&r, profile);
 	free(r.key);
+	free(r.dropped_text);
 	free(r.chain);
 	free(r.held.chain);
 	free(r.event);
@@ -1396,8 +1576,13 @@ bool cprof_perfscript_sniff(const unsigned char *data, size_t len)
 	if (parse_header(line, n, &h) == HEADER_SAMPLE) {
 		if (h.timed || parse_frame(h.rest, h.rest_len, false, &t))
 			return true;
-		return next_line(data, len, &pos, &second, &second_len) && second[0] == '\t';
+		/* its frames on the lines after it, indented by a tab, blanks or not at all */
+		return next_line(data, len, &pos, &second, &second_len) &&
+		       (second[0] == '\t' || parse_frame(second, second_len, false, &t));
 	}
+	if (has_time(line, n))  /* a header without its event, frames after it */
+		return next_line(data, len, &pos, &second, &second_len) &&
+		       (second[0] == '\t' || parse_frame(second, second_len, false, &t));
 	/* -F ip,sym: every line "IP SYM" */
 	return parse_frame(line, n, false, &t) && line[0] == ' ';
 }
