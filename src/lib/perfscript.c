@@ -79,6 +79,7 @@ struct stack {
 	uint64_t period;
 	uint32_t id;           /* its place in perf->stacks */
 	uint32_t depth;
+	uint32_t event;        /* its samples' event: the reader's events[event] */
 	uint32_t frames[];
 };
 
@@ -115,7 +116,17 @@ struct held {
 	uint32_t *chain;       /* its frames: the buffer r->chain had */
 	size_t depth, cap;
 	uint64_t hash, period;
+	uint32_t event;
 	unsigned long long line;
+};
+
+/* An event of the text (as its headers name it, modifiers left off) and
+ * the sums of its samples. */
+struct event {
+	char *name;            /* NULL: samples without headers */
+	size_t name_len;
+	uint64_t samples, period_sum, first_period;
+	bool all_periods, same_period;
 };
 
 struct reader {
@@ -133,10 +144,10 @@ struct reader {
 	bool sample_has_period;
 	uint64_t sample_period;
 	int headers;           /* -1: no sample yet, 0: samples without headers, 1: with */
-	char *event;           /* the first event's name, or NULL */
-	size_t event_len;      /* strlen(event) */
-	uint64_t samples, period_sum, first_period;
-	bool all_periods, same_period;
+	struct event *events;  /* in the order of their first samples */
+	size_t num_events, events_cap;
+	uint32_t sample_event; /* the open sample's */
+	uint64_t samples;      /* of all events */
 	size_t inlined;        /* the open sample's last frames are "(inlined)": their DSO is the next frame's */
 	bool sample_dropped;   /* a line of the open sample was dropped */
 	uint64_t dropped;      /* lines inside samples that are no frame, no source line */
@@ -640,23 +651,23 @@ static void stacks_grow(struct cprof_perf *perf)
 	cprof_pages_free(old, old_cap * sizeof(*old));
 }
 
-/* The hash of chain[0, depth). */
-static uint64_t stack_hash(const uint32_t *chain, size_t depth)
+/* The hash of chain[0, depth) of event `event`. */
+static uint64_t stack_hash(const uint32_t *chain, size_t depth, uint32_t event)
 {
-	return cprof_hash(chain, depth * sizeof(uint32_t));
+	return cprof_hash(chain, depth * sizeof(uint32_t)) ^ (event * UINT64_C(0x9E3779B97F4A7C15));
 }
 
-/* The entry of the chain[0, depth) whose stack_hash is `hash`, added
- * when new. */
+/* The entry of the chain[0, depth) of event `event` whose stack_hash is
+ * `hash`, added when new. */
 static struct stack *intern_stack(struct cprof_perf *perf, const uint32_t *chain, size_t depth,
-				  uint64_t hash)
+				  uint32_t event, uint64_t hash)
 {
 	size_t bytes = depth * sizeof(uint32_t), j;
 	struct stack *s;
 
 	for (j = hash & perf->stack_mask; (s = perf->stack_slots[j].stack);
 	     j = (j + 1) & perf->stack_mask)
-		if (perf->stack_slots[j].hash == hash && s->depth == depth &&
+		if (perf->stack_slots[j].hash == hash && s->depth == depth && s->event == event &&
 		    memcmp(s->frames, chain, bytes) == 0)
 			return s;
 	s = cprof_arena_alloc(&perf->stack_arena, sizeof(*s) + bytes);
@@ -664,6 +675,7 @@ static struct stack *intern_stack(struct cprof_perf *perf, const uint32_t *chain
 	s->samples = s->period = 0;
 	s->id = (uint32_t)perf->stacks.len;
 	s->depth = (uint32_t)depth;
+	s->event = event;
 	memcpy(s->frames, chain, bytes);
 	perf->stack_slots[j] = (struct stack_slot){ .hash = hash, .stack = s };
 	cprof_ptrs_add(&perf->stacks, s);
@@ -676,20 +688,23 @@ static struct stack *intern_stack(struct cprof_perf *perf, const uint32_t *chain
 static int count_sample(struct reader *r, struct stack *s, bool has_period, uint64_t period,
 			unsigned long long line)
 {
+	struct event *e = &r->events[s->event];
+
 	s->samples++;
 	r->samples++;
+	e->samples++;
 	if (!has_period) {
-		r->all_periods = false;
+		e->all_periods = false;
 		return 0;
 	}
-	if (r->samples == 1)
-		r->first_period = period;
-	else if (period != r->first_period)
-		r->same_period = false;
-	if (s->period + period < s->period || r->period_sum + period < r->period_sum)
+	if (e->samples == 1)
+		e->first_period = period;
+	else if (period != e->first_period)
+		e->same_period = false;
+	if (s->period + period < s->period || e->period_sum + period < e->period_sum)
 		return fail(r, line, "the periods' sum overflows");
 	s->period += period;
-	r->period_sum += period;
+	e->period_sum += period;
 	return 0;
 }
 
@@ -706,7 +721,7 @@ static int settle(struct reader *r)
 	if (!h->valid)
 		return 0;
 	h->valid = false;
-	s = intern_stack(r->perf, h->chain, h->depth, h->hash);
+	s = intern_stack(r->perf, h->chain, h->depth, h->event, h->hash);
 	if (r->block) {
 		record_sample(r->block, s, h->has_period, h->period, h->line);
 		return 0;
@@ -751,7 +766,8 @@ static int end_sample(struct reader *r)
 	r->chain = spare;
 	r->chain_cap = spare_cap;
 	h->depth = r->depth;
-	h->hash = stack_hash(h->chain, h->depth);
+	h->event = r->sample_event;
+	h->hash = stack_hash(h->chain, h->depth, h->event);
 	h->has_period = r->sample_has_period;
 	h->period = r->sample_period;
 	h->line = r->sample_line;
@@ -759,6 +775,40 @@ static int end_sample(struct reader *r)
 	h->touched = false;
 	__builtin_prefetch(&r->perf->stack_slots[h->hash & r->perf->stack_mask]);
 	return 0;
+}
+
+/* The index of the event named name[0, len) (NULL: samples without
+ * headers) in r->events, added when new. */
+static uint32_t find_event(struct reader *r, const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < r->num_events; i++) {
+		const struct event *e = &r->events[i];
+
+		if (name ? e->name && e->name_len == len && memcmp(e->name, name, len) == 0 : !e->name)
+			return (uint32_t)i;
+	}
+	if (r->num_events == r->events_cap) {
+		r->events_cap = r->events_cap ? 2 * r->events_cap : 4;
+		r->events = cprof_xrealloc(r->events, r->events_cap * sizeof(*r->events));
+	}
+	r->events[r->num_events] = (struct event){
+		.name = name ? g_strndup(name, len) : NULL, .name_len = len,
+		.all_periods = true, .same_period = true,
+	};
+	return (uint32_t)r->num_events++;
+}
+
+static void events_free(struct reader *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->num_events; i++)
+		g_free(r->events[i].name);
+	free(r->events);
+	r->events = NULL;
+	r->num_events = r->events_cap = 0;
 }
 
 static int begin_sample(struct reader *r, bool header)
@@ -776,6 +826,8 @@ static int begin_sample(struct reader *r, bool header)
 	r->sample_dropped = false;
 	r->sample_line = r->line_no;
 	r->sample_has_period = false;
+	if (!header)
+		r->sample_event = find_event(r, NULL, 0);
 	return 0;
 }
 
@@ -878,8 +930,6 @@ static size_t event_name_len(const char *event, size_t len)
 	return (size_t)(colon - event);
 }
 
-static void block_saw_event(struct block *b, const char *event, size_t len);
-
 static int take_header(struct reader *r, const struct header *h)
 {
 	size_t name_len = event_name_len(h->event, h->event_len);
@@ -887,19 +937,7 @@ static int take_header(struct reader *r, const struct header *h)
 
 	if (begin_sample(r, true) < 0)
 		return -1;
-	if (!r->event) {
-		r->event = cprof_utf8_sanitize(h->event, name_len, &(bool){ false });
-		r->event_len = strlen(r->event);
-		if (r->block)
-			block_saw_event(r->block, h->event, name_len);
-	} else if (r->event_len != name_len || memcmp(r->event, h->event, name_len) != 0) {
-		char *other = cprof_utf8_sanitize(h->event, name_len, &(bool){ false });
-
-		fail(r, r->line_no, "samples of a second event, %s (the first: %s): read one event "
-				    "at a time (perf script --per-event-dump)", other, r->event);
-		free(other);
-		return -1;
-	}
+	r->sample_event = find_event(r, h->event, name_len);
 	r->sample_has_period = h->has_period;
 	r->sample_period = h->period;
 	if (parse_frame(h->rest, h->rest_len, false, &t))
@@ -1029,34 +1067,154 @@ static const char *period_unit(const char *event)
 	return "count";
 }
 
-/* Picks the sample type and fills the profile's counts. */
+/* The sample types of a text: with one event (or none), its samples
+ * and, when every sample has one, its periods summed; with several,
+ * each event's periods summed (its samples, where one lacks a period).
+ * types[i]/units[i] are events[choice[i].event]'s. */
+struct types {
+	size_t n;
+	const char **types, **units;
+	char **names;          /* the events' names, sanitized */
+	struct choice {
+		uint32_t event;
+		bool periods;
+	} *choice;
+};
+
+static void types_make(const struct reader *r, struct types *t)
+{
+	size_t i;
+
+	t->n = 0;
+	t->types = cprof_xcalloc(r->num_events + 2, sizeof(*t->types));
+	t->units = cprof_xcalloc(r->num_events + 2, sizeof(*t->units));
+	t->choice = cprof_xcalloc(r->num_events + 2, sizeof(*t->choice));
+	t->names = cprof_xcalloc(r->num_events + 1, sizeof(*t->names));
+	for (i = 0; i < r->num_events; i++)
+		if (r->events[i].name)
+			t->names[i] = cprof_utf8_sanitize(r->events[i].name, r->events[i].name_len,
+							  &(bool){ false });
+	if (r->num_events > 1) {
+		for (i = 0; i < r->num_events; i++) {
+			t->types[t->n] = t->names[i];
+			t->units[t->n] = r->events[i].all_periods ? period_unit(t->names[i]) : "count";
+			t->choice[t->n++] = (struct choice){ (uint32_t)i, r->events[i].all_periods };
+		}
+		return;
+	}
+	t->types[t->n] = "samples";
+	t->units[t->n] = "count";
+	t->choice[t->n++] = (struct choice){ 0, false };
+	if (r->num_events == 1 && t->names[0] && r->events[0].samples > 0 &&
+	    r->events[0].all_periods) {
+		t->types[t->n] = t->names[0];
+		t->units[t->n] = period_unit(t->names[0]);
+		t->choice[t->n++] = (struct choice){ 0, true };
+	}
+}
+
+static void types_free(const struct reader *r, struct types *t)
+{
+	size_t i;
+
+	for (i = 0; i < r->num_events; i++)
+		free(t->names[i]);
+	free(t->names);
+	free(t->types);
+	free(t->units);
+	free(t->choice);
+}
+
+/* Which of the types `request` (--sample-index) names: an event as
+ * perf prints it, its modifiers ("cycles:u") left off if need be. */
+static int pick_type(struct reader *r, const struct types *t, const char *request)
+{
+	char *bare;
+	size_t i;
+	int pick;
+
+	if (!request)
+		return 0;
+	for (i = 0; i < t->n; i++)
+		if (strcmp(t->types[i], request) == 0)
+			return (int)i;
+	bare = g_strndup(request, event_name_len(request, strlen(request)));
+	pick = cprof_sample_index_pick(t->types, t->units, t->n, NULL, bare, r->err);
+	if (pick < 0)      /* the error names the request as given */
+		pick = cprof_sample_index_pick(t->types, t->units, t->n, NULL, request, r->err);
+	g_free(bare);
+	return pick;
+}
+
+/* Notes which event the counts are when the text has several. */
+static void note_events(const struct types *t, struct cprof_profile *profile)
+{
+	GString *text = g_string_new(NULL);
+	size_t i;
+
+	g_string_printf(text, "samples of %zu events: %s (read)", t->n, t->types[0]);
+	for (i = 1; i < t->n; i++)
+		g_string_append_printf(text, ", %s", t->types[i]);
+	g_string_append(text, "; --sample-index=EVENT reads another");
+	cprof_ptrs_add(&profile->notes, cprof_xstrdup(text->str));
+	g_string_free(text, TRUE);
+}
+
+/* Keeps the stacks of the sample type `c`, counting its samples or
+ * periods. */
+static void keep_type(struct cprof_perf *perf, struct choice c, bool all_events)
+{
+	size_t i, kept = 0;
+
+	for (i = 0; i < perf->stacks.len; i++) {
+		struct stack *s = perf->stacks.items[i];
+
+		if (!all_events && s->event != c.event)
+			continue;
+		if (c.periods)
+			s->samples = s->period;
+		s->id = (uint32_t)kept;
+		perf->stacks.items[kept++] = s;
+	}
+	perf->stacks.len = kept;
+}
+
+/* Picks the sample type and fills the profile's counts and its list of
+ * sample types. */
 static int finish(struct reader *r, struct cprof_profile *profile, const char *sample_index)
 {
-	const char *types[2] = { "samples", r->event }, *units[2] = { "count", NULL };
-	size_t n = r->samples > 0 && r->all_periods && r->event ? 2 : 1, i;
-	int pick = 0;
+	struct types t;
+	const struct event *e;
+	struct choice c;
+	size_t i;
+	int pick;
 
-	if (r->event)
-		units[1] = period_unit(r->event);
-	if (sample_index) {
-		pick = cprof_sample_index_pick(types, units, n, "samples", sample_index, r->err);
-		if (pick < 0)
-			return -1;
+	types_make(r, &t);
+	pick = pick_type(r, &t, sample_index);
+	if (pick < 0) {
+		types_free(r, &t);
+		return -1;
 	}
-	profile->total = pick ? r->period_sum : r->samples;
-	if (pick)
-		profile->sample_type = g_strdup_printf("%s/%s", types[1], units[1]);
-	for (i = 0; i < r->perf->stacks.len; i++) {
-		struct stack *s = r->perf->stacks.items[i];
-
-		if (pick)
-			s->samples = s->period;
-	}
-	if (r->event && r->samples > 0 && r->all_periods && r->same_period &&
-	    strcmp(units[1], "nanoseconds") == 0 && r->first_period >= 1000) {
+	c = t.choice[pick];
+	e = r->num_events ? &r->events[c.event] : NULL;
+	profile->total = !e ? 0 : c.periods ? e->period_sum : e->samples;
+	if (strcmp(t.types[pick], "samples") != 0)
+		profile->sample_type = g_strdup_printf("%s/%s", t.types[pick], t.units[pick]);
+	keep_type(r->perf, c, r->num_events <= 1);
+	if (e && e->name && e->samples > 0 && e->all_periods && e->same_period &&
+	    strcmp(period_unit(t.names[c.event]), "nanoseconds") == 0 && e->first_period >= 1000) {
 		profile->has_period = true;
-		profile->period_us = r->first_period / 1000 + (r->first_period % 1000 >= 500);
+		profile->period_us = e->first_period / 1000 + (e->first_period % 1000 >= 500);
 	}
+	for (i = 0; i < t.n; i++) {
+		char *type = g_strdup_printf("%s/%s", t.types[i], t.units[i]);
+
+		cprof_ptrs_add(&profile->sample_types, cprof_xstrdup(type));
+		g_free(type);
+	}
+	if (r->num_events > 1 && !sample_index)
+		note_events(&t, profile);
+	types_free(r, &t);
 	return 0;
 }
 
@@ -1100,10 +1258,9 @@ static int parse_lines(struct reader *r, const char *text, size_t len)
  * other into tables of its own, recording its samples in order; then the
  * second is merged, its frames and stacks interned and its samples
  * counted one by one, so that counts, periods, overflows, errors and
- * their lines are those of reading in one thread.  A block whose reading
- * depended on what came before it (its event, whether samples have
- * headers, a "#" line that would not have been skipped) is parsed again
- * here instead.  Where a chunk is cut follows the two threads' speeds
+ * their lines are those of reading in one thread; its events are the
+ * profile's by name.  A block whose reading depended on what came before
+ * it (whether samples have headers) is parsed again here instead.  Where a chunk is cut follows the two threads' speeds
  * (balance): 3/5 of it here at first, since this thread also merges. */
 enum { BLOCK_MIN = 256 << 10 };  /* text worth cutting */
 
@@ -1126,8 +1283,7 @@ struct block {
 	size_t merged_frames;
 	struct stack **stack_map;      /* the profile's entry of each stack merged */
 	size_t merged_stacks;
-	char *event;                   /* the first event's name as read, or NULL */
-	size_t event_len;
+	uint32_t *event_map;           /* the profile's index of each of the thread's events */
 	/* The thread: */
 	pthread_t thread;
 	pthread_mutex_t lock;
@@ -1149,14 +1305,6 @@ static void record_sample(struct block *b, const struct stack *s, bool has_perio
 	};
 }
 
-static void block_saw_event(struct block *b, const char *event, size_t len)
-{
-	b->event = cprof_xmalloc(len + 1);
-	memcpy(b->event, event, len);
-	b->event[len] = '\0';
-	b->event_len = len;
-}
-
 static void perf_init(struct cprof_perf *perf)
 {
 	perf->frame_mask = 1023;
@@ -1172,6 +1320,7 @@ static void block_forget(struct block *b)
 	cprof_perf_free(b->r.perf);
 	b->r.perf = cprof_xcalloc(1, sizeof(*b->r.perf));
 	perf_init(b->r.perf);
+	events_free(&b->r);
 	b->merged_frames = b->merged_stacks = 0;
 }
 
@@ -1184,10 +1333,6 @@ static void parse_block(struct block *b)
 
 	memset(&b->err, 0, sizeof(b->err));
 	b->num_recs = 0;
-	free(b->event);
-	b->event = NULL;
-	free(r->event);
-	r->event = NULL;
 	free(r->dropped_text);
 	r->dropped_text = NULL;
 	r->dropped = 0;
@@ -1275,9 +1420,9 @@ static void block_end(struct block *b)
 	free(b->r.key);
 	free(b->r.chain);
 	free(b->r.held.chain);
-	free(b->r.event);
+	events_free(&b->r);
 	free(b->r.dropped_text);
-	free(b->event);
+	free(b->event_map);
 	free(b->recs);
 	free(b->frame_ids);
 	free(b->stack_map);
@@ -1306,16 +1451,14 @@ static void block_wait(struct block *b)
 /* True when the block read as it would have after what `r` read. */
 static bool block_fits(const struct reader *r, const struct block *b)
 {
-	if (b->r.headers >= 0 && r->headers >= 0 && b->r.headers != r->headers)
-		return false;
-	return !b->event || !r->event ||
-	       (r->event_len == b->event_len && memcmp(r->event, b->event, b->event_len) == 0);
+	return b->r.headers < 0 || r->headers < 0 || b->r.headers == r->headers;
 }
 
 /* Interns the thread's new frames and stacks in r's tables. */
 static void merge_tables(struct reader *r, struct block *b)
 {
 	const struct cprof_perf *from = b->r.perf;
+	uint32_t event;
 	size_t i, j;
 
 	b->frame_ids = cprof_xrealloc(b->frame_ids, (from->num_frames + 1) * sizeof(*b->frame_ids));
@@ -1326,6 +1469,9 @@ static void merge_tables(struct reader *r, struct block *b)
 					       f->dso_len, f->srcline != NULL);
 	}
 	b->merged_frames = from->num_frames;
+	b->event_map = cprof_xrealloc(b->event_map, (b->r.num_events + 1) * sizeof(*b->event_map));
+	for (i = 0; i < b->r.num_events; i++)
+		b->event_map[i] = find_event(r, b->r.events[i].name, b->r.events[i].name_len);
 	b->stack_map = cprof_xrealloc(b->stack_map, (from->stacks.len + 1) * sizeof(*b->stack_map));
 	for (i = b->merged_stacks; i < from->stacks.len; i++) {
 		const struct stack *s = from->stacks.items[i];
@@ -1336,8 +1482,9 @@ static void merge_tables(struct reader *r, struct block *b)
 		}
 		for (j = 0; j < s->depth; j++)
 			r->chain[j] = b->frame_ids[s->frames[j]];
-		b->stack_map[i] = intern_stack(r->perf, r->chain, s->depth,
-					       stack_hash(r->chain, s->depth));
+		event = b->event_map[s->event];
+		b->stack_map[i] = intern_stack(r->perf, r->chain, s->depth, event,
+					       stack_hash(r->chain, s->depth, event));
 	}
 	b->merged_stacks = from->stacks.len;
 	r->perf->has_dso |= from->has_dso;
@@ -1372,11 +1519,6 @@ static int merge_block(struct reader *r, struct block *b)
 		b->r.dropped_text = NULL;
 	}
 	r->dropped += b->r.dropped;
-	if (!r->event && b->r.event) {
-		r->event = b->r.event;
-		r->event_len = b->r.event_len;
-		b->r.event = NULL;
-	}
 	if (b->status < 0)
 		return fail(r, r->line_no + b->err.line, "%s", b->err.text);
 	r->line_no += b->r.line_no;
@@ -1503,7 +1645,7 @@ static int read_text(struct cprof_input *in, struct cprof_profile *profile,
 		     const char *sample_index, bool child, struct cprof_error *err)
 {
 	struct reader r = {
-		.err = err, .child = child, .headers = -1, .all_periods = true, .same_period = true,
+		.err = err, .child = child, .headers = -1,
 	};
 	struct cprof_perf *perf = cprof_xcalloc(1, sizeof(*perf));
 	int status;
@@ -1527,7 +1669,7 @@ static int read_text(struct cprof_input *in, struct cprof_profile *profile,
 	free(r.dropped_text);
 	free(r.chain);
 	free(r.held.chain);
-	free(r.event);
+	events_free(&r);
 	return status;
 }
 

@@ -372,6 +372,7 @@ void cprof_profile_free(struct cprof_profile *profile)
 	g_free(profile->labels);
 	g_free(profile->row_labels);
 	g_free(profile->sample_type);
+	cprof_ptrs_clear(&profile->sample_types, free);
 	cprof_perf_free(profile->perf);
 	cprof_calltree_free(profile->calltree);
 	free(profile);
