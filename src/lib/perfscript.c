@@ -95,6 +95,15 @@ struct cprof_perf {
 	struct cprof_ptrs stacks;      /* struct stack *, in stack_arena */
 	bool has_dso;          /* some frame named its DSO */
 	bool has_srcline;      /* the text carried source lines */
+	GArray *mmaps;         /* struct mmap: perf script --show-mmap-events' */
+	char **aliases;        /* by frame id: an unnamed PC's key, "DSO+0xOFF", or NULL */
+	bool addresses;        /* read for --by=address: every frame with an IP has an alias */
+};
+
+/* A mapping of a file into a process, as PERF_RECORD_MMAP[2] prints it. */
+struct mmap {
+	uint64_t pid, start, len, pgoff;
+	char *path;            /* g_free it */
 };
 
 /* What one frame's text holds, pointing into the line. */
@@ -102,6 +111,8 @@ struct frame_text {
 	const char *sym, *dso;
 	size_t sym_len, dso_len;
 	bool padded;           /* the 16 bytes before sym + sym_len and dso + dso_len can be read */
+	const char *ip;        /* its address's hexadecimal digits, or NULL */
+	size_t ip_len;
 };
 
 struct block;
@@ -134,6 +145,7 @@ struct reader {
 	struct cprof_error *err;
 	struct block *block;   /* a block's reader: samples recorded, not counted */
 	bool child;            /* the text is a perf script child's output */
+	bool addresses;        /* every frame keeps its address (--by=address) */
 	unsigned long long line_no, sample_line;
 	char *key;             /* scratch: a frame's key */
 	size_t key_cap;
@@ -147,6 +159,8 @@ struct reader {
 	struct event *events;  /* in the order of their first samples */
 	size_t num_events, events_cap;
 	uint32_t sample_event; /* the open sample's */
+	bool sample_has_pid;   /* the open sample's header named its process */
+	uint64_t sample_pid;
 	uint64_t samples;      /* of all events */
 	size_t inlined;        /* the open sample's last frames are "(inlined)": their DSO is the next frame's */
 	bool sample_dropped;   /* a line of the open sample was dropped */
@@ -300,11 +314,15 @@ static bool parse_frame(const char *p, size_t len, bool ip_optional, struct fram
 
 	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
+	out->ip = NULL;
+	out->ip_len = 0;
 	for (s = p; s < end && is_hex(*s); s++)
 		;
-	if (s > p && s < end && *s == ' ')
+	if (s > p && s < end && *s == ' ') {
+		out->ip = p;
+		out->ip_len = (size_t)(s - p);
 		p = s;
-	else if (!ip_optional)
+	} else if (!ip_optional)
 		return false;
 	else if (s > p && s == end)
 		return false;  /* an address alone: a line cut short */
@@ -350,6 +368,17 @@ static inline bool fixed_ip(const char *line, size_t len)
 	(void)len;
 	return false;
 #endif
+}
+
+/* Sets t's IP to the digits of line[1, 17), which fixed_ip accepted. */
+static inline void fixed_ip_text(const char *line, struct frame_text *t)
+{
+	const char *ip = line + 1;
+
+	while (*ip == ' ')
+		ip++;
+	t->ip = ip;
+	t->ip_len = (size_t)(line + 17 - ip);
 }
 
 #ifdef __SSE2__
@@ -414,7 +443,9 @@ static const char *perf_frame_line(const char *p, const char *end, struct frame_
 	t->dso = open + 1;
 	t->dso_len = (size_t)(nl - 1 - t->dso);
 	t->padded = true;
-	return take_symoff(sym, open - 1, t) ? nl + 1 : NULL;
+	if (!take_symoff(sym, open - 1, t) || (t->sym_len == 9 && memcmp(t->sym, "[unknown]", 9) == 0))
+		return NULL;   /* an unnamed PC keeps its address: the general path */
+	return nl + 1;
 #else
 	(void)p;
 	(void)end;
@@ -577,6 +608,34 @@ static bool is_inlined(const struct frame_text *t)
 	return t->dso_len == 7 && memcmp(t->dso, "inlined", 7) == 0;
 }
 
+/* An unnamed PC in a file: "[unknown]" in a DSO that is no "[...]". */
+static bool unnamed_pc(const struct frame_text *t)
+{
+	return t->ip && t->ip_len <= 16 && t->sym_len == 9 && memcmp(t->sym, "[unknown]", 9) == 0 &&
+	       t->dso_len > 0 && t->dso[0] != '[';
+}
+
+/* The id of the unnamed PC `t`: its symbol "[unknown]@[PID:]ADDR", its
+ * address kept (made a file offset or not when the profile is finished). */
+static uint32_t unnamed_id(struct reader *r, const struct frame_text *t)
+{
+	struct frame_text named = *t;
+	char sym[64], digits[17];
+	uint64_t addr;
+
+	memcpy(digits, t->ip, t->ip_len);
+	digits[t->ip_len] = '\0';
+	addr = strtoull(digits, NULL, 16);
+	if (r->sample_has_pid)
+		snprintf(sym, sizeof(sym), "[unknown]@%" PRIu64 ":%" PRIx64, r->sample_pid, addr);
+	else
+		snprintf(sym, sizeof(sym), "[unknown]@%" PRIx64, addr);
+	named.sym = sym;
+	named.sym_len = strlen(sym);
+	named.padded = false;
+	return frame_id(r, &named);
+}
+
 /* Adds frame `t` to the open sample: an "(inlined)" one without a DSO
  * until the next frame gives it that frame's. */
 static void push_frame(struct reader *r, const struct frame_text *t)
@@ -587,7 +646,7 @@ static void push_frame(struct reader *r, const struct frame_text *t)
 		r->chain_cap = r->chain_cap ? 2 * r->chain_cap : 256;
 		r->chain = cprof_xrealloc(r->chain, r->chain_cap * sizeof(*r->chain));
 	}
-	if (is_inlined(t)) {
+	if (is_inlined(t) && !r->addresses) {
 		struct frame_text bare = *t;
 
 		bare.dso = "";
@@ -596,7 +655,8 @@ static void push_frame(struct reader *r, const struct frame_text *t)
 		r->inlined++;
 		return;
 	}
-	r->chain[r->depth++] = frame_id(r, t);
+	r->chain[r->depth++] = unnamed_pc(t) || (r->addresses && t->ip && t->ip_len <= 16) ?
+				       unnamed_id(r, t) : frame_id(r, t);
 	for (i = 0; i < r->inlined && t->dso_len; i++)
 		r->chain[r->depth - 2 - i] = with_dso(r, r->chain[r->depth - 2 - i], t->dso, t->dso_len);
 	r->inlined = 0;
@@ -826,6 +886,7 @@ static int begin_sample(struct reader *r, bool header)
 	r->sample_dropped = false;
 	r->sample_line = r->line_no;
 	r->sample_has_period = false;
+	r->sample_has_pid = false;
 	if (!header)
 		r->sample_event = find_event(r, NULL, 0);
 	return 0;
@@ -864,7 +925,24 @@ struct header {
 	const char *rest;      /* what follows the event */
 	size_t rest_len;
 	bool timed;            /* perf's time field came before the event */
+	bool has_pid;          /* the "PID/TID" (or "TID") before the time */
+	uint64_t pid;
 };
+
+/* The pid of token t[0, len), "PID/TID" or "TID" (a process's first
+ * thread's is its pid), into *pid; false when it is neither. */
+static bool token_pid(const char *t, size_t len, uint64_t *pid)
+{
+	const char *slash = memchr(t, '/', len);
+	size_t n = slash ? (size_t)(slash - t) : len;
+	char digits[24];
+
+	if (!before_period(t, len) || t[0] == '[' || n == 0 || n >= sizeof(digits))
+		return false;
+	memcpy(digits, t, n);
+	digits[n] = '\0';
+	return cprof_parse_u64(digits, pid);
+}
 
 enum { HEADER_NONE, HEADER_SAMPLE, HEADER_RECORD };
 
@@ -875,6 +953,7 @@ static int parse_header(const char *line, size_t len, struct header *h)
 	const char *end = line + len, *p = line, *tok[3] = { NULL }, *t;
 	size_t tok_len[3] = { 0 }, n;
 
+	h->has_pid = false;
 	for (;;) {
 		while (p < end && (*p == ' ' || *p == '\t'))
 			p++;
@@ -887,6 +966,9 @@ static int parse_header(const char *line, size_t len, struct header *h)
 			return HEADER_RECORD;
 		if (n > 1 && t[n - 1] == ':' && !is_time(t, n))
 			break;
+		if (is_time(t, n) && tok[2])  /* "PID/TID [CPU] TIME:" */
+			h->has_pid = tok[2][0] == '[' ? tok[1] && token_pid(tok[1], tok_len[1], &h->pid)
+						      : token_pid(tok[2], tok_len[2], &h->pid);
 		tok[0] = tok[1], tok_len[0] = tok_len[1];
 		tok[1] = tok[2], tok_len[1] = tok_len[2];
 		tok[2] = t, tok_len[2] = n;
@@ -940,6 +1022,8 @@ static int take_header(struct reader *r, const struct header *h)
 	r->sample_event = find_event(r, h->event, name_len);
 	r->sample_has_period = h->has_period;
 	r->sample_period = h->period;
+	r->sample_has_pid = h->has_pid;
+	r->sample_pid = h->pid;
 	if (parse_frame(h->rest, h->rest_len, false, &t))
 		push_frame(r, &t);
 	return 0;
@@ -998,6 +1082,36 @@ static bool has_time(const char *line, size_t len)
 	return false;
 }
 
+/* Keeps the mapping a "PERF_RECORD_MMAP[2] PID/TID: [0xSTART(0xLEN) @
+ * PGOFF ...]: PROT PATH" line of perf script --show-mmap-events prints;
+ * another record, or a line not so, is passed over. */
+static void take_mmap(struct cprof_perf *perf, const char *line, size_t len)
+{
+	char *text = g_strndup(line, len), *p = strstr(text, "PERF_RECORD_MMAP"), *end;
+	struct mmap m = { 0 };
+
+	if (!p || !(p = strchr(p, ' ')))
+		goto out;
+	m.pid = strtoull(p, &end, 10);
+	if (end == p || !(p = strstr(end, ": [0x")))
+		goto out;
+	m.start = strtoull(p + 3, &end, 16);
+	if (strncmp(end, "(0x", 3) != 0)
+		goto out;
+	m.len = strtoull(end + 3, &end, 16);
+	if (strncmp(end, ") @ ", 4) != 0)
+		goto out;
+	m.pgoff = strtoull(end + 4, &end, 0);
+	if (!(p = strstr(end, "]: ")) || !(p = strchr(p + 3, ' ')) || p[1] == '\0')
+		goto out;
+	m.path = g_strdup(p + 1);
+	if (!perf->mmaps)
+		perf->mmaps = g_array_new(FALSE, FALSE, sizeof(struct mmap));
+	g_array_append_val(perf->mmaps, m);
+out:
+	g_free(text);
+}
+
 /* Reads a line that is no frame indented by a tab: a header, a frame
  * indented by blanks or not at all, a source line, or a line dropped
  * from the open sample. */
@@ -1009,6 +1123,7 @@ static int take_other_line(struct reader *r, const char *line, size_t len)
 
 	switch (parse_header(line, len, &h)) {
 	case HEADER_RECORD:
+		take_mmap(r->perf, line, len);
 		return end_sample(r);
 	case HEADER_SAMPLE:
 		return take_header(r, &h);
@@ -1040,7 +1155,7 @@ static int take_line(struct reader *r, const char *line, size_t len)
 	struct frame_text t;
 
 	if (len > 0 && line[0] == '\t' &&
-	    (fixed_ip(line, len) ? parse_sym_dso(line + 18, line + len, &t)
+	    (fixed_ip(line, len) ? (fixed_ip_text(line, &t), parse_sym_dso(line + 18, line + len, &t))
 				 : parse_frame(line, len, true, &t))) {
 		if (!r->open && begin_sample(r, false) < 0)
 			return -1;
@@ -1179,6 +1294,74 @@ static void keep_type(struct cprof_perf *perf, struct choice c, bool all_events)
 	perf->stacks.len = kept;
 }
 
+/* The offset in its file of address `addr` of process `pid` (has_pid)
+ * in `dso`, from the mappings perf printed, into *off; false when none
+ * holds it. */
+static bool file_offset(const struct cprof_perf *perf, bool has_pid, uint64_t pid, uint64_t addr,
+			const char *dso, uint64_t *off)
+{
+	size_t i;
+
+	for (i = perf->mmaps ? perf->mmaps->len : 0; has_pid && i-- > 0;) {
+		const struct mmap *m = &g_array_index(perf->mmaps, struct mmap, i);
+
+		if (m->pid == pid && addr >= m->start && addr - m->start < m->len &&
+		    strcmp(m->path, dso) == 0) {
+			*off = addr - m->start + m->pgoff;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Keys each unnamed PC ("[unknown]@[PID:]ADDR") by its DSO's name and
+ * its offset in the file, where the mappings give it, else its address
+ * as printed; notes the run-time addresses (past 4 GiB: a process's,
+ * under ASLR, not a file's) that vary across runs. */
+static void key_unnamed(struct reader *r, struct cprof_profile *profile)
+{
+	struct cprof_perf *perf = r->perf;
+	uint64_t runtime = 0;
+	size_t i;
+
+	for (i = 0; i < perf->num_frames; i++) {
+		const struct frame *f = perf->frames[i];
+		const char *at = f->key + 10, *colon, *slash;
+		uint64_t pid = 0, addr, off;
+		bool has_pid;
+
+		if (f->sym_len < 11 || memcmp(f->key, "[unknown]@", 10) != 0)
+			continue;
+		colon = strchr(at, ':');
+		has_pid = colon != NULL;
+		if (has_pid)
+			pid = strtoull(at, NULL, 10);
+		addr = strtoull(has_pid ? colon + 1 : at, NULL, 16);
+		if (!perf->aliases)
+			perf->aliases = cprof_xcalloc(perf->num_frames, sizeof(*perf->aliases));
+		if (!frame_dso(f)[0] || strcmp(frame_dso(f), "[unknown]") == 0) {
+			perf->aliases[i] = g_strdup_printf("0x%" PRIx64, addr);
+			continue;
+		}
+		if (!file_offset(perf, has_pid, pid, addr, frame_dso(f), &off)) {
+			off = addr;
+			runtime += addr >> 32 != 0 && frame_dso(f)[0] != '[';
+		}
+		slash = strrchr(frame_dso(f), '/');
+		perf->aliases[i] = g_strdup_printf("%s+0x%" PRIx64, slash && slash[1] ? slash + 1 :
+								 frame_dso(f), off);
+	}
+	if (runtime) {
+		char *text = g_strdup_printf(
+			"unnamed PCs keyed by the run-time address perf script printed (DSO+0xADDRESS), "
+			"which varies across runs: %" PRIu64 " of them; perf.data itself, or perf script "
+			"--show-mmap-events -F +pid, gives offsets in the file", runtime);
+
+		cprof_ptrs_add(&profile->notes, cprof_xstrdup(text));
+		g_free(text);
+	}
+}
+
 /* Picks the sample type and fills the profile's counts and its list of
  * sample types. */
 static int finish(struct reader *r, struct cprof_profile *profile, const char *sample_index)
@@ -1214,6 +1397,7 @@ static int finish(struct reader *r, struct cprof_profile *profile, const char *s
 	}
 	if (r->num_events > 1 && !sample_index)
 		note_events(&t, profile);
+	key_unnamed(r, profile);
 	types_free(r, &t);
 	return 0;
 }
@@ -1229,7 +1413,7 @@ static int parse_lines(struct reader *r, const char *text, size_t len)
 		size_t n, m;
 		struct frame_text t;
 
-		if (r->open && (next = perf_frame_line(p, end, &t))) {
+		if (r->open && !r->addresses && (next = perf_frame_line(p, end, &t))) {
 			r->line_no++;
 			push_frame(r, &t);
 			if (r->depth == 4 && r->held.valid && !r->held.touched)
@@ -1283,6 +1467,7 @@ struct block {
 	size_t merged_frames;
 	struct stack **stack_map;      /* the profile's entry of each stack merged */
 	size_t merged_stacks;
+	size_t merged_mmaps;
 	uint32_t *event_map;           /* the profile's index of each of the thread's events */
 	/* The thread: */
 	pthread_t thread;
@@ -1321,7 +1506,7 @@ static void block_forget(struct block *b)
 	b->r.perf = cprof_xcalloc(1, sizeof(*b->r.perf));
 	perf_init(b->r.perf);
 	events_free(&b->r);
-	b->merged_frames = b->merged_stacks = 0;
+	b->merged_frames = b->merged_stacks = b->merged_mmaps = 0;
 }
 
 /* Parses a block into the thread's tables (their frames and stacks kept
@@ -1375,7 +1560,7 @@ static void *block_main(void *arg)
 
 /* A block and its thread; NULL (one thread reads) when no thread can be
  * made or CPROF_NO_THREADS is set. */
-static struct block *block_start(void)
+static struct block *block_start(const struct reader *r)
 {
 	struct block *b;
 	pthread_attr_t attr;
@@ -1388,6 +1573,7 @@ static struct block *block_start(void)
 	perf_init(b->r.perf);
 	b->r.err = &b->err;
 	b->r.block = b;
+	b->r.addresses = r->addresses;
 	b->share = 0.6;
 	pthread_mutex_init(&b->lock, NULL);
 	pthread_cond_init(&b->changed, NULL);
@@ -1487,6 +1673,15 @@ static void merge_tables(struct reader *r, struct block *b)
 					       stack_hash(r->chain, s->depth, event));
 	}
 	b->merged_stacks = from->stacks.len;
+	for (i = b->merged_mmaps; from->mmaps && i < from->mmaps->len; i++) {
+		struct mmap m = g_array_index(from->mmaps, struct mmap, i);
+
+		m.path = g_strdup(m.path);
+		if (!r->perf->mmaps)
+			r->perf->mmaps = g_array_new(FALSE, FALSE, sizeof(struct mmap));
+		g_array_append_val(r->perf->mmaps, m);
+	}
+	b->merged_mmaps = from->mmaps ? from->mmaps->len : 0;
 	r->perf->has_dso |= from->has_dso;
 	r->perf->has_srcline |= from->has_srcline;
 }
@@ -1591,7 +1786,7 @@ static int read_some(struct reader *r, struct block *b, const unsigned char *dat
  * after the whole lines before it. */
 static int read_lines(struct reader *r, struct cprof_input *in)
 {
-	struct block *b = block_start();
+	struct block *b = block_start(r);
 	struct cprof_error read_err = { { 0 }, 0 };
 	size_t want = 1;
 	int status = 0;
@@ -1642,15 +1837,17 @@ static void note_dropped(const struct reader *r, struct cprof_profile *profile)
 }
 
 static int read_text(struct cprof_input *in, struct cprof_profile *profile,
-		     const char *sample_index, bool child, struct cprof_error *err)
+		     const struct cprof_read_options *options, bool child, struct cprof_error *err)
 {
+	const char *sample_index = options ? options->sample_index : NULL;
 	struct reader r = {
-		.err = err, .child = child, .headers = -1,
+		.err = err, .child = child, .headers = -1, .addresses = options && options->addresses,
 	};
 	struct cprof_perf *perf = cprof_xcalloc(1, sizeof(*perf));
 	int status;
 
 	perf_init(perf);
+	perf->addresses = r.addresses;
 	profile->format = CPROF_FORMAT_PERF;
 	profile->perf = perf;
 	r.perf = perf;
@@ -1674,9 +1871,9 @@ static int read_text(struct cprof_input *in, struct cprof_profile *profile,
 }
 
 int cprof_perfscript_read(struct cprof_input *in, struct cprof_profile *profile,
-			  const char *sample_index, struct cprof_error *err)
+			  const struct cprof_read_options *options, struct cprof_error *err)
 {
-	return read_text(in, profile, sample_index, false, err);
+	return read_text(in, profile, options, false, err);
 }
 
 /* The next non-blank, non-comment line of data[*pos, len), or false. */
@@ -1710,9 +1907,12 @@ bool cprof_perfscript_sniff(const unsigned char *data, size_t len)
 	size_t n, second_len, pos = 0;
 	struct frame_text t;
 	struct header h;
+	bool records = false;
 
-	if (!next_line(data, len, &pos, &line, &n))
-		return false;
+	do {   /* --show-mmap-events' records first, perhaps all the window holds */
+		if (!next_line(data, len, &pos, &line, &n))
+			return records;
+	} while (line[0] != '\t' && (records = parse_header(line, n, &h) == HEADER_RECORD));
 	if (line[0] == '\t')
 		return parse_frame(line, n, false, &t);
 	if (parse_header(line, n, &h) == HEADER_SAMPLE) {
@@ -1779,12 +1979,15 @@ static char *copy_to_temp(struct cprof_input *in, struct cprof_error *err)
 	return path;
 }
 
-/* Starts `perf script -i PATH` with its standard output on *out_fd and
- * its standard error in the file `err_fd`; returns its pid, or -1. */
+/* Starts `perf script -i PATH` (with the mappings, and each sample's
+ * pid, by which an unnamed PC's address is made an offset in its file)
+ * with its standard output on *out_fd and its standard error in the
+ * file `err_fd`; returns its pid, or -1. */
 static pid_t start_perf(const char *perf, const char *path, int err_fd, int *out_fd,
 			struct cprof_error *err)
 {
-	char *argv[] = { (char *)perf, "script", "-i", (char *)path, NULL };
+	char *argv[] = { (char *)perf, "script", "--show-mmap-events", "-F", "+pid", "-i",
+			 (char *)path, NULL };
 	posix_spawn_file_actions_t actions;
 	posix_spawnattr_t attr;
 	sigset_t pipe_default;
@@ -1838,7 +2041,8 @@ static void first_err_line(int fd, char *line, size_t size)
 
 /* Reads the output of `perf script -i PATH` into `profile`. */
 static int run_perf(const char *perf, const char *path, const char *source,
-		    struct cprof_profile *profile, const char *sample_index, struct cprof_error *err)
+		    struct cprof_profile *profile, const struct cprof_read_options *options,
+		    struct cprof_error *err)
 {
 	char err_path[] = "/tmp/cprof-perf-err-XXXXXX", fd_path[64], first[300];
 	struct cprof_input out;
@@ -1860,7 +2064,7 @@ static int run_perf(const char *perf, const char *path, const char *source,
 	cprof_set_context(source);
 	if (status == 0) {
 		out.name = source;
-		status = read_text(&out, profile, sample_index, true, err);
+		status = read_text(&out, profile, options, true, err);
 		cprof_input_close(&out);
 	}
 	if (status < 0)
@@ -1879,7 +2083,7 @@ static int run_perf(const char *perf, const char *path, const char *source,
 }
 
 int cprof_perfdata_read(struct cprof_input *in, struct cprof_profile *profile,
-			const char *sample_index, struct cprof_error *err)
+			const struct cprof_read_options *options, struct cprof_error *err)
 {
 	char *perf = g_find_program_in_path("perf"), *temp = NULL;
 	const char *path = in->name;
@@ -1903,7 +2107,7 @@ int cprof_perfdata_read(struct cprof_input *in, struct cprof_profile *profile,
 		}
 		path = temp;
 	}
-	status = run_perf(perf, path, in->name, profile, sample_index, err);
+	status = run_perf(perf, path, in->name, profile, options, err);
 	if (temp)
 		unlink(temp);
 	g_free(temp);
@@ -1922,8 +2126,9 @@ static const char *dso_basename(const char *dso)
 	return slash && slash[1] ? slash + 1 : dso;
 }
 
-/* The key of frame `f` by `by` (sanitized to UTF-8; g_free it). */
-static char *frame_name(const struct frame *f, enum cprof_by by)
+/* The key of frame `f` by `by` (sanitized to UTF-8; g_free it): an
+ * unnamed PC's by function its DSO and offset, "DSO+0xOFF". */
+static char *frame_name(const struct cprof_perf *perf, const struct frame *f, enum cprof_by by)
 {
 	const char *dso = dso_basename(frame_dso(f)), *name = frame_sym(f);
 	char *bracketed = NULL, *out;
@@ -1933,6 +2138,8 @@ static char *frame_name(const struct frame *f, enum cprof_by by)
 		name = dso;
 	} else if (by == CPROF_BY_LINE && f->srcline) {
 		name = f->srcline;
+	} else if (perf->aliases && perf->aliases[f->id]) {
+		name = perf->aliases[f->id];
 	} else if (strcmp(frame_sym(f), "[unknown]") == 0 && strcmp(dso, "[unknown]") != 0) {
 		bracketed = dso[0] == '[' ? g_strdup(dso) : g_strdup_printf("[%s]", dso);
 		name = bracketed;
@@ -1983,6 +2190,19 @@ static void add_stack(const struct stack *s, char **names, const struct cprof_ke
 			cprof_dist_add(dist, seen->pdata[i], s->samples);
 }
 
+/* True when every frame of a profile read for --by=address has one. */
+static bool by_address_ok(const struct cprof_perf *perf)
+{
+	size_t i;
+
+	if (!perf->addresses)
+		return false;
+	for (i = 0; i < perf->num_frames; i++)
+		if (!perf->aliases || !perf->aliases[i])
+			return false;
+	return true;
+}
+
 int cprof_perf_to_dist(const struct cprof_profile *profile,
 		       const struct cprof_key_options *options, struct cprof_dist *dist,
 		       struct cprof_error *err)
@@ -1994,10 +2214,9 @@ int cprof_perf_to_dist(const struct cprof_profile *profile,
 	char **names;
 	size_t i;
 
-	if (options->by == CPROF_BY_ADDRESS)
-		return cprof_error_set(err, "--by=address: perf script prints addresses, not the file "
-					    "offsets of a mapping (use function, dso, line with "
-					    "perf script -F +srcline, or stack)");
+	if (options->by == CPROF_BY_ADDRESS && !by_address_ok(perf))
+		return cprof_error_set(err, "--by=address needs each frame's address: perf script -F "
+					    "+ip");
 	if (options->by == CPROF_BY_LINE && !perf->has_srcline)
 		return cprof_error_set(err, "--by=line needs source lines: perf script -F +srcline");
 	if (options->by == CPROF_BY_DSO && !perf->has_dso)
@@ -2009,7 +2228,7 @@ int cprof_perf_to_dist(const struct cprof_profile *profile,
 	interned = g_hash_table_new_full(cprof_str_hash, g_str_equal, free, NULL);
 	names = cprof_xcalloc(perf->num_frames ? perf->num_frames : 1, sizeof(*names));
 	for (i = 0; i < perf->num_frames; i++) {
-		char *name = frame_name(perf->frames[i], options->by), *known;
+		char *name = frame_name(perf, perf->frames[i], options->by), *known;
 
 		known = g_hash_table_lookup(interned, name);
 		if (known) {
@@ -2033,6 +2252,8 @@ int cprof_perf_to_dist(const struct cprof_profile *profile,
 
 void cprof_perf_free(struct cprof_perf *perf)
 {
+	size_t i;
+
 	if (!perf)
 		return;
 	cprof_arena_free(&perf->arena);
@@ -2041,5 +2262,12 @@ void cprof_perf_free(struct cprof_perf *perf)
 	cprof_pages_free(perf->frame_slots, (perf->frame_mask + 1) * sizeof(*perf->frame_slots));
 	cprof_pages_free(perf->stack_slots, (perf->stack_mask + 1) * sizeof(*perf->stack_slots));
 	cprof_ptrs_clear(&perf->stacks, NULL);
+	for (i = 0; perf->mmaps && i < perf->mmaps->len; i++)
+		g_free(g_array_index(perf->mmaps, struct mmap, i).path);
+	if (perf->mmaps)
+		g_array_free(perf->mmaps, TRUE);
+	for (i = 0; perf->aliases && i < perf->num_frames; i++)
+		g_free(perf->aliases[i]);
+	free(perf->aliases);
 	free(perf);
 }

@@ -97,6 +97,7 @@ struct cprof_read_options {
 	bool has_period;               /* --period given: */
 	double period;                 /* in the sample type's time unit, else nanoseconds */
 	bool two_counts;               /* a two-count folded input may be read */
+	bool addresses;                /* --by=address: perf keeps each frame's address */
 };
 
 /* Reads the input `name` ("-" is standard input), detecting its format by
