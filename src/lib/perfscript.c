@@ -443,6 +443,7 @@ static const char *perf_frame_line(const char *p, const char *end, struct frame_
 	t->dso = open + 1;
 	t->dso_len = (size_t)(nl - 1 - t->dso);
 	t->padded = true;
+	t->ip = NULL;          /* kept only for unnamed PCs, which are not read here */
 	if (!take_symoff(sym, open - 1, t) || (t->sym_len == 9 && memcmp(t->sym, "[unknown]", 9) == 0))
 		return NULL;   /* an unnamed PC keeps its address: the general path */
 	return nl + 1;
@@ -565,15 +566,12 @@ static uint32_t find_frame(const struct cprof_perf *perf, uint64_t hash, const s
 	return UINT32_MAX;
 }
 
-/* The id of the frame `t`, interned when new. */
-static uint32_t frame_id(struct reader *r, const struct frame_text *t)
+/* Interns the new frame `t` whose frame_hash is `hash`; its id. */
+static __attribute__((noinline)) uint32_t new_frame(struct reader *r, const struct frame_text *t,
+						    uint64_t hash)
 {
 	size_t len = t->sym_len + 1 + t->dso_len + 1;
-	uint64_t hash = frame_hash(t);
-	uint32_t id = find_frame(r->perf, hash, t);
 
-	if (id != UINT32_MAX)
-		return id;
 	key_reserve(r, len);
 	memcpy(r->key, t->sym, t->sym_len);
 	r->key[t->sym_len] = '\0';
@@ -582,6 +580,15 @@ static uint32_t frame_id(struct reader *r, const struct frame_text *t)
 	if (t->dso_len)
 		r->perf->has_dso = true;
 	return intern_frame(r->perf, hash, r->key, len, t->sym_len, t->dso_len, false);
+}
+
+/* The id of the frame `t`, interned when new. */
+static inline uint32_t frame_id(struct reader *r, const struct frame_text *t)
+{
+	uint64_t hash = frame_hash(t);
+	uint32_t id = find_frame(r->perf, hash, t);
+
+	return id != UINT32_MAX ? id : new_frame(r, t, hash);
 }
 
 /* The id of frame `id` with the DSO dso[0, dso_len) (its source line kept). */
@@ -636,16 +643,13 @@ static uint32_t unnamed_id(struct reader *r, const struct frame_text *t)
 	return frame_id(r, &named);
 }
 
-/* Adds frame `t` to the open sample: an "(inlined)" one without a DSO
- * until the next frame gives it that frame's. */
-static void push_frame(struct reader *r, const struct frame_text *t)
+/* push_frame of a frame that is inlined, unnamed, after inlined ones
+ * or read for its address. */
+static __attribute__((noinline)) void push_other_frame(struct reader *r,
+						       const struct frame_text *t)
 {
 	size_t i;
 
-	if (r->depth == r->chain_cap) {
-		r->chain_cap = r->chain_cap ? 2 * r->chain_cap : 256;
-		r->chain = cprof_xrealloc(r->chain, r->chain_cap * sizeof(*r->chain));
-	}
 	if (is_inlined(t) && !r->addresses) {
 		struct frame_text bare = *t;
 
@@ -660,6 +664,20 @@ static void push_frame(struct reader *r, const struct frame_text *t)
 	for (i = 0; i < r->inlined && t->dso_len; i++)
 		r->chain[r->depth - 2 - i] = with_dso(r, r->chain[r->depth - 2 - i], t->dso, t->dso_len);
 	r->inlined = 0;
+}
+
+/* Adds frame `t` to the open sample: an "(inlined)" one without a DSO
+ * until the next frame gives it that frame's. */
+static inline void push_frame(struct reader *r, const struct frame_text *t)
+{
+	if (r->depth == r->chain_cap) {
+		r->chain_cap = r->chain_cap ? 2 * r->chain_cap : 256;
+		r->chain = cprof_xrealloc(r->chain, r->chain_cap * sizeof(*r->chain));
+	}
+	if (__builtin_expect(r->inlined || r->addresses || t->ip || is_inlined(t), 0))
+		push_other_frame(r, t);
+	else
+		r->chain[r->depth++] = frame_id(r, t);
 }
 
 /* True when a srcline says nothing: ":0", "??:0", "[kernel.kallsyms][ff..]". */
