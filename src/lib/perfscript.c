@@ -161,6 +161,16 @@ struct reader {
 	uint32_t sample_event; /* the open sample's */
 	bool sample_has_pid;   /* the open sample's header named its process */
 	uint64_t sample_pid;
+	struct last_header {   /* the last header read whole, for same_header */
+		bool valid;
+		char *prefix;          /* its text before its time */
+		size_t prefix_len, prefix_cap;
+		char *event;           /* its event's token, ':' included */
+		size_t event_len, event_cap;
+		uint32_t event_index;
+		bool has_pid;
+		uint64_t pid;
+	} last;
 	uint64_t samples;      /* of all events */
 	size_t inlined;        /* the open sample's last frames are "(inlined)": their DSO is the next frame's */
 	bool sample_dropped;   /* a line of the open sample was dropped */
@@ -945,6 +955,7 @@ struct header {
 	bool timed;            /* perf's time field came before the event */
 	bool has_pid;          /* the "PID/TID" (or "TID") before the time */
 	uint64_t pid;
+	const char *time_at;   /* the time's token, or NULL */
 };
 
 /* The pid of token t[0, len), "PID/TID" or "TID" (a process's first
@@ -972,6 +983,7 @@ static int parse_header(const char *line, size_t len, struct header *h)
 	size_t tok_len[3] = { 0 }, n;
 
 	h->has_pid = false;
+	h->time_at = NULL;
 	for (;;) {
 		while (p < end && (*p == ' ' || *p == '\t'))
 			p++;
@@ -984,9 +996,13 @@ static int parse_header(const char *line, size_t len, struct header *h)
 			return HEADER_RECORD;
 		if (n > 1 && t[n - 1] == ':' && !is_time(t, n))
 			break;
-		if (is_time(t, n) && tok[2])  /* "PID/TID [CPU] TIME:" */
-			h->has_pid = tok[2][0] == '[' ? tok[1] && token_pid(tok[1], tok_len[1], &h->pid)
-						      : token_pid(tok[2], tok_len[2], &h->pid);
+		if (is_time(t, n)) {
+			h->time_at = t;
+			if (tok[2])    /* "PID/TID [CPU] TIME:" */
+				h->has_pid = tok[2][0] == '[' ?
+						     tok[1] && token_pid(tok[1], tok_len[1], &h->pid) :
+						     token_pid(tok[2], tok_len[2], &h->pid);
+		}
 		tok[0] = tok[1], tok_len[0] = tok_len[1];
 		tok[1] = tok[2], tok_len[1] = tok_len[2];
 		tok[2] = t, tok_len[2] = n;
@@ -1030,14 +1046,103 @@ static size_t event_name_len(const char *event, size_t len)
 	return (size_t)(colon - event);
 }
 
-static int take_header(struct reader *r, const struct header *h)
+/* Keeps what same_header needs of header `h` of line[0, len), read
+ * whole, which names event `index`. */
+static void keep_header(struct reader *r, const char *line, const struct header *h, uint32_t index)
 {
-	size_t name_len = event_name_len(h->event, h->event_len);
+	struct last_header *l = &r->last;
+	size_t prefix_len = (size_t)(h->time_at - line);
+
+	l->valid = false;
+	if (!h->time_at || h->event < h->time_at)
+		return;
+	if (l->prefix_cap < prefix_len + 1) {
+		l->prefix_cap = 2 * prefix_len + 16;
+		l->prefix = cprof_xrealloc(l->prefix, l->prefix_cap);
+	}
+	if (l->event_cap < h->event_len + 1) {
+		l->event_cap = 2 * h->event_len + 16;
+		l->event = cprof_xrealloc(l->event, l->event_cap);
+	}
+	memcpy(l->prefix, line, prefix_len);
+	l->prefix_len = prefix_len;
+	memcpy(l->event, h->event, h->event_len + 1);
+	l->event_len = h->event_len + 1;
+	l->event_index = index;
+	l->has_pid = h->has_pid;
+	l->pid = h->pid;
+	l->valid = true;
+}
+
+/* The digits at *p (fewer than `max`), their end into *p; 0 digits: none. */
+static size_t skip_digits(const char **p, const char *end)
+{
+	const char *s = *p;
+
+	while (*p < end && is_digit(**p))
+		(*p)++;
+	return (size_t)(*p - s);
+}
+
+/* parse_header of a line that begins as the last header read whole did
+ * (its command, pid and tid: its text before its time) and names its
+ * event: the time, the period and the event read without tokenizing the
+ * rest, as parse_header reads them.  False (the line to be read whole)
+ * otherwise. */
+static bool same_header(const struct reader *r, const char *line, size_t len, struct header *h)
+{
+	const struct last_header *l = &r->last;
+	const char *p = line + l->prefix_len, *end = line + len, *digits;
+	size_t n;
+
+	if (!l->valid || len <= l->prefix_len + l->event_len || memcmp(line, l->prefix, l->prefix_len))
+		return false;
+	if (skip_digits(&p, end) == 0 || p == end || *p++ != '.' || skip_digits(&p, end) == 0 ||
+	    p == end || *p++ != ':' || p == end || (*p != ' ' && *p != '\t'))
+		return false;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	h->has_period = false;
+	digits = p;
+	n = skip_digits(&p, end);
+	if (n > 0 && p < end && (*p == ' ' || *p == '\t')) {
+		if (n > 19)
+			return false;
+		h->has_period = true;
+		for (h->period = 0; digits < p; digits++)
+			h->period = 10 * h->period + (uint64_t)(*digits - '0');
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+	} else {
+		p = digits;
+	}
+	if ((size_t)(end - p) < l->event_len || memcmp(p, l->event, l->event_len) != 0 ||
+	    (p + l->event_len < end && p[l->event_len] != ' ' && p[l->event_len] != '\t'))
+		return false;
+	h->event = p;
+	h->event_len = l->event_len - 1;
+	h->rest = p + l->event_len;
+	h->rest_len = (size_t)(end - h->rest);
+	h->timed = true;
+	h->has_pid = l->has_pid;
+	h->pid = l->pid;
+	h->time_at = NULL;
+	return true;
+}
+
+/* Opens the sample of header `h`, whose line is line[0, len); `index`
+ * its event's, or UINT32_MAX: found by name. */
+static int take_header(struct reader *r, const char *line, const struct header *h, uint32_t index)
+{
 	struct frame_text t;
 
 	if (begin_sample(r, true) < 0)
 		return -1;
-	r->sample_event = find_event(r, h->event, name_len);
+	if (index == UINT32_MAX) {
+		index = find_event(r, h->event, event_name_len(h->event, h->event_len));
+		keep_header(r, line, h, index);
+	}
+	r->sample_event = index;
 	r->sample_has_period = h->has_period;
 	r->sample_period = h->period;
 	r->sample_has_pid = h->has_pid;
@@ -1139,12 +1244,14 @@ static int take_other_line(struct reader *r, const char *line, size_t len)
 	struct header h;
 	size_t i;
 
+	if (same_header(r, line, len, &h))
+		return take_header(r, line, &h, r->last.event_index);
 	switch (parse_header(line, len, &h)) {
 	case HEADER_RECORD:
 		take_mmap(r->perf, line, len);
 		return end_sample(r);
 	case HEADER_SAMPLE:
-		return take_header(r, &h);
+		return take_header(r, line, &h, UINT32_MAX);
 	default:
 		break;
 	}
@@ -1524,6 +1631,7 @@ static void block_forget(struct block *b)
 	b->r.perf = cprof_xcalloc(1, sizeof(*b->r.perf));
 	perf_init(b->r.perf);
 	events_free(&b->r);
+	b->r.last.valid = false;
 	b->merged_frames = b->merged_stacks = b->merged_mmaps = 0;
 }
 
@@ -1539,6 +1647,7 @@ static void parse_block(struct block *b)
 	free(r->dropped_text);
 	r->dropped_text = NULL;
 	r->dropped = 0;
+	r->last.valid = false;
 	r->line_no = r->sample_line = 0;
 	r->depth = 0;
 	r->open = false;
@@ -1625,6 +1734,8 @@ static void block_end(struct block *b)
 	free(b->r.chain);
 	free(b->r.held.chain);
 	events_free(&b->r);
+	free(b->r.last.prefix);
+	free(b->r.last.event);
 	free(b->r.dropped_text);
 	free(b->event_map);
 	free(b->recs);
@@ -1881,6 +1992,8 @@ static int read_text(struct cprof_input *in, struct cprof_profile *profile,
 	if (status == 0 && r.dropped)
 		note_dropped(&r, profile);
 	free(r.key);
+	free(r.last.prefix);
+	free(r.last.event);
 	free(r.dropped_text);
 	free(r.chain);
 	free(r.held.chain);
