@@ -118,6 +118,7 @@ static struct cprof_profile *read_profile(struct cprof_loader *loader, const cha
 	size_t i;
 
 	loader->read.label_key = cprof_by_label_key(loader->key.by);
+	loader->read.addresses = loader->key.by == CPROF_BY_ADDRESS;
 	if (loader->read.label_key && loader->key.cum)
 		cprof_die("--cum: a label is no frame of a stack (--by=%s counts each sample once)",
 			  cprof_by_name(loader->key.by));

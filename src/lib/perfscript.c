@@ -79,6 +79,7 @@ struct stack {
 	uint64_t period;
 	uint32_t id;           /* its place in perf->stacks */
 	uint32_t depth;
+	uint32_t event;        /* its samples' event: the reader's events[event] */
 	uint32_t frames[];
 };
 
@@ -94,6 +95,15 @@ struct cprof_perf {
 	struct cprof_ptrs stacks;      /* struct stack *, in stack_arena */
 	bool has_dso;          /* some frame named its DSO */
 	bool has_srcline;      /* the text carried source lines */
+	GArray *mmaps;         /* struct mmap: perf script --show-mmap-events' */
+	char **aliases;        /* by frame id: an unnamed PC's key, "DSO+0xOFF", or NULL */
+	bool addresses;        /* read for --by=address: every frame with an IP has an alias */
+};
+
+/* A mapping of a file into a process, as PERF_RECORD_MMAP[2] prints it. */
+struct mmap {
+	uint64_t pid, start, len, pgoff;
+	char *path;            /* g_free it */
 };
 
 /* What one frame's text holds, pointing into the line. */
@@ -101,6 +111,8 @@ struct frame_text {
 	const char *sym, *dso;
 	size_t sym_len, dso_len;
 	bool padded;           /* the 16 bytes before sym + sym_len and dso + dso_len can be read */
+	const char *ip;        /* its address's hexadecimal digits, or NULL */
+	size_t ip_len;
 };
 
 struct block;
@@ -115,7 +127,17 @@ struct held {
 	uint32_t *chain;       /* its frames: the buffer r->chain had */
 	size_t depth, cap;
 	uint64_t hash, period;
+	uint32_t event;
 	unsigned long long line;
+};
+
+/* An event of the text (as its headers name it, modifiers left off) and
+ * the sums of its samples. */
+struct event {
+	char *name;            /* NULL: samples without headers */
+	size_t name_len;
+	uint64_t samples, period_sum, first_period;
+	bool all_periods, same_period;
 };
 
 struct reader {
@@ -123,6 +145,7 @@ struct reader {
 	struct cprof_error *err;
 	struct block *block;   /* a block's reader: samples recorded, not counted */
 	bool child;            /* the text is a perf script child's output */
+	bool addresses;        /* every frame keeps its address (--by=address) */
 	unsigned long long line_no, sample_line;
 	char *key;             /* scratch: a frame's key */
 	size_t key_cap;
@@ -133,10 +156,27 @@ struct reader {
 	bool sample_has_period;
 	uint64_t sample_period;
 	int headers;           /* -1: no sample yet, 0: samples without headers, 1: with */
-	char *event;           /* the first event's name, or NULL */
-	size_t event_len;      /* strlen(event) */
-	uint64_t samples, period_sum, first_period;
-	bool all_periods, same_period;
+	struct event *events;  /* in the order of their first samples */
+	size_t num_events, events_cap;
+	uint32_t sample_event; /* the open sample's */
+	bool sample_has_pid;   /* the open sample's header named its process */
+	uint64_t sample_pid;
+	struct last_header {   /* the last header read whole, for same_header */
+		bool valid;
+		char *prefix;          /* its text before its time */
+		size_t prefix_len, prefix_cap;
+		char *event;           /* its event's token, ':' included */
+		size_t event_len, event_cap;
+		uint32_t event_index;
+		bool has_pid;
+		uint64_t pid;
+	} last;
+	uint64_t samples;      /* of all events */
+	size_t inlined;        /* the open sample's last frames are "(inlined)": their DSO is the next frame's */
+	bool sample_dropped;   /* a line of the open sample was dropped */
+	uint64_t dropped;      /* lines inside samples that are no frame, no source line */
+	unsigned long long dropped_line;       /* the first of them, */
+	char *dropped_text;    /* and its text (sanitized, cut short) */
 };
 
 /* The hexadecimal digits, by byte: a frame line's address and offset. */
@@ -212,8 +252,43 @@ static bool take_sym(const char *p, const char *end, struct frame_text *out)
 	return sym_less_off(p, end, digits, out);
 }
 
+/* True when text[0, len), what stands in a frame's last parentheses,
+ * is a DSO as perf prints one that is no absolute path and no "[...]":
+ * "inlined", a relative path, a BPF program's name: one word. */
+static bool bare_dso(const char *text, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (text[i] == ' ' || text[i] == '\t' || text[i] == '(' || text[i] == ')')
+			return false;
+	return len > 0;
+}
+
+/* The start of the " (DSO)" group ending at end[-1] (a ')'): the last
+ * "(" after a blank whose text begins "/" or "[", else the last "("
+ * after a blank (or first in the text) whose text is bare_dso; NULL when
+ * none is a DSO. */
+static const char *dso_open(const char *p, const char *end)
+{
+	const char *open = memrchr(p, '(', (size_t)(end - p)), *last = NULL;
+
+	for (; open; open = open > p ? memrchr(p, '(', (size_t)(open - p)) : NULL) {
+		if (open > p && open[-1] != ' ')
+			continue;
+		if (!last)
+			last = open;
+		if (open + 1 < end - 1 && (open[1] == '/' || open[1] == '['))
+			return open;
+	}
+	if (last && bare_dso(last + 1, (size_t)(end - 1 - (last + 1))))
+		return last;
+	return NULL;
+}
+
 /* Splits "SYM[+0xOFF][ (DSO)]" of text[0, end) (the IP and the blanks
- * after it skipped).  False when there is no symbol. */
+ * after it skipped); an empty SYM before a DSO is "[unknown]", as perf
+ * prints an unnamed PC.  False when there is no symbol. */
 static bool parse_sym_dso(const char *p, const char *end, struct frame_text *out)
 {
 	const char *open;
@@ -227,35 +302,42 @@ static bool parse_sym_dso(const char *p, const char *end, struct frame_text *out
 	out->padded = false;
 	out->dso = "";
 	out->dso_len = 0;
-	if (end[-1] == ')') {
-		open = memrchr(p, '(', (size_t)(end - p));
-		while (open && open > p && open[-1] != ' ')
-			open = memrchr(p, '(', (size_t)(open - p));
-		if (open && open > p && open + 1 < end - 1 && (open[1] == '/' || open[1] == '[')) {
-			out->dso = open + 1;
-			out->dso_len = (size_t)(end - 1 - out->dso);
-			end = open - 1;
+	if (end[-1] == ')' && (open = dso_open(p, end))) {
+		out->dso = open + 1;
+		out->dso_len = (size_t)(end - 1 - out->dso);
+		if (open == p) {
+			out->sym = "[unknown]";
+			out->sym_len = 9;
+			return true;
 		}
+		end = open - 1;
 	}
 	return take_sym(p, end, out);
 }
 
 /* Splits "[IP ]SYM[+0xOFF][ (DSO)]" (leading blanks skipped); the IP is
- * required unless `ip_optional`.  False when the text is not a frame. */
+ * required unless `ip_optional`, and a frame without one needs its DSO
+ * (perf script -F sym,dso).  False when the text is not a frame. */
 static bool parse_frame(const char *p, size_t len, bool ip_optional, struct frame_text *out)
 {
 	const char *end = p + len, *s;
 
 	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
+	out->ip = NULL;
+	out->ip_len = 0;
 	for (s = p; s < end && is_hex(*s); s++)
 		;
-	if (s > p && s < end && *s == ' ')
+	if (s > p && s < end && *s == ' ') {
+		out->ip = p;
+		out->ip_len = (size_t)(s - p);
 		p = s;
-	else if (!ip_optional)
+	} else if (!ip_optional)
 		return false;
 	else if (s > p && s == end)
 		return false;  /* an address alone: a line cut short */
+	else
+		return parse_sym_dso(p, end, out) && out->dso_len > 0;
 	return parse_sym_dso(p, end, out);
 }
 
@@ -296,6 +378,17 @@ static inline bool fixed_ip(const char *line, size_t len)
 	(void)len;
 	return false;
 #endif
+}
+
+/* Sets t's IP to the digits of line[1, 17), which fixed_ip accepted. */
+static inline void fixed_ip_text(const char *line, struct frame_text *t)
+{
+	const char *ip = line + 1;
+
+	while (*ip == ' ')
+		ip++;
+	t->ip = ip;
+	t->ip_len = (size_t)(line + 17 - ip);
 }
 
 #ifdef __SSE2__
@@ -360,7 +453,10 @@ static const char *perf_frame_line(const char *p, const char *end, struct frame_
 	t->dso = open + 1;
 	t->dso_len = (size_t)(nl - 1 - t->dso);
 	t->padded = true;
-	return take_symoff(sym, open - 1, t) ? nl + 1 : NULL;
+	t->ip = NULL;          /* kept only for unnamed PCs, which are not read here */
+	if (!take_symoff(sym, open - 1, t) || (t->sym_len == 9 && memcmp(t->sym, "[unknown]", 9) == 0))
+		return NULL;   /* an unnamed PC keeps its address: the general path */
+	return nl + 1;
 #else
 	(void)p;
 	(void)end;
@@ -480,20 +576,12 @@ static uint32_t find_frame(const struct cprof_perf *perf, uint64_t hash, const s
 	return UINT32_MAX;
 }
 
-static void push_frame(struct reader *r, const struct frame_text *t)
+/* Interns the new frame `t` whose frame_hash is `hash`; its id. */
+static __attribute__((noinline)) uint32_t new_frame(struct reader *r, const struct frame_text *t,
+						    uint64_t hash)
 {
 	size_t len = t->sym_len + 1 + t->dso_len + 1;
-	uint64_t hash = frame_hash(t);
-	uint32_t id = find_frame(r->perf, hash, t);
 
-	if (r->depth == r->chain_cap) {
-		r->chain_cap = r->chain_cap ? 2 * r->chain_cap : 256;
-		r->chain = cprof_xrealloc(r->chain, r->chain_cap * sizeof(*r->chain));
-	}
-	if (id != UINT32_MAX) {
-		r->chain[r->depth++] = id;
-		return;
-	}
 	key_reserve(r, len);
 	memcpy(r->key, t->sym, t->sym_len);
 	r->key[t->sym_len] = '\0';
@@ -501,7 +589,105 @@ static void push_frame(struct reader *r, const struct frame_text *t)
 	r->key[len - 1] = '\0';
 	if (t->dso_len)
 		r->perf->has_dso = true;
-	r->chain[r->depth++] = intern_frame(r->perf, hash, r->key, len, t->sym_len, t->dso_len, false);
+	return intern_frame(r->perf, hash, r->key, len, t->sym_len, t->dso_len, false);
+}
+
+/* The id of the frame `t`, interned when new. */
+static inline uint32_t frame_id(struct reader *r, const struct frame_text *t)
+{
+	uint64_t hash = frame_hash(t);
+	uint32_t id = find_frame(r->perf, hash, t);
+
+	return id != UINT32_MAX ? id : new_frame(r, t, hash);
+}
+
+/* The id of frame `id` with the DSO dso[0, dso_len) (its source line kept). */
+static uint32_t with_dso(struct reader *r, uint32_t id, const char *dso, size_t dso_len)
+{
+	const struct frame *f = r->perf->frames[id];
+	struct frame_text t = { .sym = f->key, .sym_len = f->sym_len, .dso = dso, .dso_len = dso_len };
+	size_t line_len, len;
+
+	if (!f->srcline)
+		return frame_id(r, &t);
+	line_len = strlen(f->srcline);
+	len = f->sym_len + 1 + dso_len + 1 + line_len + 1;
+	key_reserve(r, len);
+	memmove(r->key, f->key, f->sym_len + 1);
+	memcpy(r->key + f->sym_len + 1, dso, dso_len);
+	r->key[f->sym_len + 1 + dso_len] = '\0';
+	memcpy(r->key + f->sym_len + 1 + dso_len + 1, f->srcline, line_len + 1);
+	return intern_frame(r->perf, cprof_hash(r->key, len), r->key, len, f->sym_len, dso_len, true);
+}
+
+static bool is_inlined(const struct frame_text *t)
+{
+	return t->dso_len == 7 && memcmp(t->dso, "inlined", 7) == 0;
+}
+
+/* An unnamed PC in a file: "[unknown]" in a DSO that is no "[...]". */
+static bool unnamed_pc(const struct frame_text *t)
+{
+	return t->ip && t->ip_len <= 16 && t->sym_len == 9 && memcmp(t->sym, "[unknown]", 9) == 0 &&
+	       t->dso_len > 0 && t->dso[0] != '[';
+}
+
+/* The id of the unnamed PC `t`: its symbol "[unknown]@[PID:]ADDR", its
+ * address kept (made a file offset or not when the profile is finished). */
+static uint32_t unnamed_id(struct reader *r, const struct frame_text *t)
+{
+	struct frame_text named = *t;
+	char sym[64], digits[17];
+	uint64_t addr;
+
+	memcpy(digits, t->ip, t->ip_len);
+	digits[t->ip_len] = '\0';
+	addr = strtoull(digits, NULL, 16);
+	if (r->sample_has_pid)
+		snprintf(sym, sizeof(sym), "[unknown]@%" PRIu64 ":%" PRIx64, r->sample_pid, addr);
+	else
+		snprintf(sym, sizeof(sym), "[unknown]@%" PRIx64, addr);
+	named.sym = sym;
+	named.sym_len = strlen(sym);
+	named.padded = false;
+	return frame_id(r, &named);
+}
+
+/* push_frame of a frame that is inlined, unnamed, after inlined ones
+ * or read for its address. */
+static __attribute__((noinline)) void push_other_frame(struct reader *r,
+						       const struct frame_text *t)
+{
+	size_t i;
+
+	if (is_inlined(t) && !r->addresses) {
+		struct frame_text bare = *t;
+
+		bare.dso = "";
+		bare.dso_len = 0;
+		r->chain[r->depth++] = frame_id(r, &bare);
+		r->inlined++;
+		return;
+	}
+	r->chain[r->depth++] = unnamed_pc(t) || (r->addresses && t->ip && t->ip_len <= 16) ?
+				       unnamed_id(r, t) : frame_id(r, t);
+	for (i = 0; i < r->inlined && t->dso_len; i++)
+		r->chain[r->depth - 2 - i] = with_dso(r, r->chain[r->depth - 2 - i], t->dso, t->dso_len);
+	r->inlined = 0;
+}
+
+/* Adds frame `t` to the open sample: an "(inlined)" one without a DSO
+ * until the next frame gives it that frame's. */
+static inline void push_frame(struct reader *r, const struct frame_text *t)
+{
+	if (r->depth == r->chain_cap) {
+		r->chain_cap = r->chain_cap ? 2 * r->chain_cap : 256;
+		r->chain = cprof_xrealloc(r->chain, r->chain_cap * sizeof(*r->chain));
+	}
+	if (__builtin_expect(r->inlined || r->addresses || t->ip || is_inlined(t), 0))
+		push_other_frame(r, t);
+	else
+		r->chain[r->depth++] = frame_id(r, t);
 }
 
 /* True when a srcline says nothing: ":0", "??:0", "[kernel.kallsyms][ff..]". */
@@ -553,23 +739,23 @@ static void stacks_grow(struct cprof_perf *perf)
 	cprof_pages_free(old, old_cap * sizeof(*old));
 }
 
-/* The hash of chain[0, depth). */
-static uint64_t stack_hash(const uint32_t *chain, size_t depth)
+/* The hash of chain[0, depth) of event `event`. */
+static uint64_t stack_hash(const uint32_t *chain, size_t depth, uint32_t event)
 {
-	return cprof_hash(chain, depth * sizeof(uint32_t));
+	return cprof_hash(chain, depth * sizeof(uint32_t)) ^ (event * UINT64_C(0x9E3779B97F4A7C15));
 }
 
-/* The entry of the chain[0, depth) whose stack_hash is `hash`, added
- * when new. */
+/* The entry of the chain[0, depth) of event `event` whose stack_hash is
+ * `hash`, added when new. */
 static struct stack *intern_stack(struct cprof_perf *perf, const uint32_t *chain, size_t depth,
-				  uint64_t hash)
+				  uint32_t event, uint64_t hash)
 {
 	size_t bytes = depth * sizeof(uint32_t), j;
 	struct stack *s;
 
 	for (j = hash & perf->stack_mask; (s = perf->stack_slots[j].stack);
 	     j = (j + 1) & perf->stack_mask)
-		if (perf->stack_slots[j].hash == hash && s->depth == depth &&
+		if (perf->stack_slots[j].hash == hash && s->depth == depth && s->event == event &&
 		    memcmp(s->frames, chain, bytes) == 0)
 			return s;
 	s = cprof_arena_alloc(&perf->stack_arena, sizeof(*s) + bytes);
@@ -577,6 +763,7 @@ static struct stack *intern_stack(struct cprof_perf *perf, const uint32_t *chain
 	s->samples = s->period = 0;
 	s->id = (uint32_t)perf->stacks.len;
 	s->depth = (uint32_t)depth;
+	s->event = event;
 	memcpy(s->frames, chain, bytes);
 	perf->stack_slots[j] = (struct stack_slot){ .hash = hash, .stack = s };
 	cprof_ptrs_add(&perf->stacks, s);
@@ -589,20 +776,23 @@ static struct stack *intern_stack(struct cprof_perf *perf, const uint32_t *chain
 static int count_sample(struct reader *r, struct stack *s, bool has_period, uint64_t period,
 			unsigned long long line)
 {
+	struct event *e = &r->events[s->event];
+
 	s->samples++;
 	r->samples++;
+	e->samples++;
 	if (!has_period) {
-		r->all_periods = false;
+		e->all_periods = false;
 		return 0;
 	}
-	if (r->samples == 1)
-		r->first_period = period;
-	else if (period != r->first_period)
-		r->same_period = false;
-	if (s->period + period < s->period || r->period_sum + period < r->period_sum)
+	if (e->samples == 1)
+		e->first_period = period;
+	else if (period != e->first_period)
+		e->same_period = false;
+	if (s->period + period < s->period || e->period_sum + period < e->period_sum)
 		return fail(r, line, "the periods' sum overflows");
 	s->period += period;
-	r->period_sum += period;
+	e->period_sum += period;
 	return 0;
 }
 
@@ -619,7 +809,7 @@ static int settle(struct reader *r)
 	if (!h->valid)
 		return 0;
 	h->valid = false;
-	s = intern_stack(r->perf, h->chain, h->depth, h->hash);
+	s = intern_stack(r->perf, h->chain, h->depth, h->event, h->hash);
 	if (r->block) {
 		record_sample(r->block, s, h->has_period, h->period, h->line);
 		return 0;
@@ -651,9 +841,12 @@ static int end_sample(struct reader *r)
 	if (!r->open)
 		return 0;
 	r->open = false;
+	if (r->depth == 0 && r->sample_dropped)
+		return fail(r, r->sample_line, "a sample without frames: no line after its header is "
+					       "\"IP SYM (DSO)\"");
 	if (r->depth == 0)
-		return fail(r, r->sample_line, "a sample without frames (perf script -F needs ip and "
-					       "sym)");
+		return fail(r, r->sample_line, "a sample header without frames after it (perf script "
+					       "-F needs ip and sym)");
 	if (settle(r) < 0)
 		return -1;
 	h->chain = r->chain;
@@ -661,7 +854,8 @@ static int end_sample(struct reader *r)
 	r->chain = spare;
 	r->chain_cap = spare_cap;
 	h->depth = r->depth;
-	h->hash = stack_hash(h->chain, h->depth);
+	h->event = r->sample_event;
+	h->hash = stack_hash(h->chain, h->depth, h->event);
 	h->has_period = r->sample_has_period;
 	h->period = r->sample_period;
 	h->line = r->sample_line;
@@ -669,6 +863,40 @@ static int end_sample(struct reader *r)
 	h->touched = false;
 	__builtin_prefetch(&r->perf->stack_slots[h->hash & r->perf->stack_mask]);
 	return 0;
+}
+
+/* The index of the event named name[0, len) (NULL: samples without
+ * headers) in r->events, added when new. */
+static uint32_t find_event(struct reader *r, const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < r->num_events; i++) {
+		const struct event *e = &r->events[i];
+
+		if (name ? e->name && e->name_len == len && memcmp(e->name, name, len) == 0 : !e->name)
+			return (uint32_t)i;
+	}
+	if (r->num_events == r->events_cap) {
+		r->events_cap = r->events_cap ? 2 * r->events_cap : 4;
+		r->events = cprof_xrealloc(r->events, r->events_cap * sizeof(*r->events));
+	}
+	r->events[r->num_events] = (struct event){
+		.name = name ? g_strndup(name, len) : NULL, .name_len = len,
+		.all_periods = true, .same_period = true,
+	};
+	return (uint32_t)r->num_events++;
+}
+
+static void events_free(struct reader *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->num_events; i++)
+		g_free(r->events[i].name);
+	free(r->events);
+	r->events = NULL;
+	r->num_events = r->events_cap = 0;
 }
 
 static int begin_sample(struct reader *r, bool header)
@@ -682,8 +910,13 @@ static int begin_sample(struct reader *r, bool header)
 	r->headers = header;
 	r->open = true;
 	r->depth = 0;
+	r->inlined = 0;
+	r->sample_dropped = false;
 	r->sample_line = r->line_no;
 	r->sample_has_period = false;
+	r->sample_has_pid = false;
+	if (!header)
+		r->sample_event = find_event(r, NULL, 0);
 	return 0;
 }
 
@@ -720,7 +953,25 @@ struct header {
 	const char *rest;      /* what follows the event */
 	size_t rest_len;
 	bool timed;            /* perf's time field came before the event */
+	bool has_pid;          /* the "PID/TID" (or "TID") before the time */
+	uint64_t pid;
+	const char *time_at;   /* the time's token, or NULL */
 };
+
+/* The pid of token t[0, len), "PID/TID" or "TID" (a process's first
+ * thread's is its pid), into *pid; false when it is neither. */
+static bool token_pid(const char *t, size_t len, uint64_t *pid)
+{
+	const char *slash = memchr(t, '/', len);
+	size_t n = slash ? (size_t)(slash - t) : len;
+	char digits[24];
+
+	if (!before_period(t, len) || t[0] == '[' || n == 0 || n >= sizeof(digits))
+		return false;
+	memcpy(digits, t, n);
+	digits[n] = '\0';
+	return cprof_parse_u64(digits, pid);
+}
 
 enum { HEADER_NONE, HEADER_SAMPLE, HEADER_RECORD };
 
@@ -731,6 +982,8 @@ static int parse_header(const char *line, size_t len, struct header *h)
 	const char *end = line + len, *p = line, *tok[3] = { NULL }, *t;
 	size_t tok_len[3] = { 0 }, n;
 
+	h->has_pid = false;
+	h->time_at = NULL;
 	for (;;) {
 		while (p < end && (*p == ' ' || *p == '\t'))
 			p++;
@@ -743,6 +996,13 @@ static int parse_header(const char *line, size_t len, struct header *h)
 			return HEADER_RECORD;
 		if (n > 1 && t[n - 1] == ':' && !is_time(t, n))
 			break;
+		if (is_time(t, n)) {
+			h->time_at = t;
+			if (tok[2])    /* "PID/TID [CPU] TIME:" */
+				h->has_pid = tok[2][0] == '[' ?
+						     tok[1] && token_pid(tok[1], tok_len[1], &h->pid) :
+						     token_pid(tok[2], tok_len[2], &h->pid);
+		}
 		tok[0] = tok[1], tok_len[0] = tok_len[1];
 		tok[1] = tok[2], tok_len[1] = tok_len[2];
 		tok[2] = t, tok_len[2] = n;
@@ -786,45 +1046,241 @@ static size_t event_name_len(const char *event, size_t len)
 	return (size_t)(colon - event);
 }
 
-static void block_saw_event(struct block *b, const char *event, size_t len);
-static void block_skipped_comment(struct block *b);
-
-static int take_header(struct reader *r, const struct header *h)
+/* Keeps what same_header needs of header `h` of line[0, len), read
+ * whole, which names event `index`. */
+static void keep_header(struct reader *r, const char *line, const struct header *h, uint32_t index)
 {
-	size_t name_len = event_name_len(h->event, h->event_len);
+	struct last_header *l = &r->last;
+	size_t prefix_len = (size_t)(h->time_at - line);
+
+	l->valid = false;
+	if (!h->time_at || h->event < h->time_at)
+		return;
+	if (l->prefix_cap < prefix_len + 1) {
+		l->prefix_cap = 2 * prefix_len + 16;
+		l->prefix = cprof_xrealloc(l->prefix, l->prefix_cap);
+	}
+	if (l->event_cap < h->event_len + 1) {
+		l->event_cap = 2 * h->event_len + 16;
+		l->event = cprof_xrealloc(l->event, l->event_cap);
+	}
+	memcpy(l->prefix, line, prefix_len);
+	l->prefix_len = prefix_len;
+	memcpy(l->event, h->event, h->event_len + 1);
+	l->event_len = h->event_len + 1;
+	l->event_index = index;
+	l->has_pid = h->has_pid;
+	l->pid = h->pid;
+	l->valid = true;
+}
+
+/* The digits at *p (fewer than `max`), their end into *p; 0 digits: none. */
+static size_t skip_digits(const char **p, const char *end)
+{
+	const char *s = *p;
+
+	while (*p < end && is_digit(**p))
+		(*p)++;
+	return (size_t)(*p - s);
+}
+
+/* parse_header of a line that begins as the last header read whole did
+ * (its command, pid and tid: its text before its time) and names its
+ * event: the time, the period and the event read without tokenizing the
+ * rest, as parse_header reads them.  False (the line to be read whole)
+ * otherwise. */
+static bool same_header(const struct reader *r, const char *line, size_t len, struct header *h)
+{
+	const struct last_header *l = &r->last;
+	const char *p = line + l->prefix_len, *end = line + len, *digits;
+	size_t n;
+
+	if (!l->valid || len <= l->prefix_len + l->event_len || memcmp(line, l->prefix, l->prefix_len))
+		return false;
+	if (skip_digits(&p, end) == 0 || p == end || *p++ != '.' || skip_digits(&p, end) == 0 ||
+	    p == end || *p++ != ':' || p == end || (*p != ' ' && *p != '\t'))
+		return false;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	h->has_period = false;
+	digits = p;
+	n = skip_digits(&p, end);
+	if (n > 0 && p < end && (*p == ' ' || *p == '\t')) {
+		if (n > 19)
+			return false;
+		h->has_period = true;
+		for (h->period = 0; digits < p; digits++)
+			h->period = 10 * h->period + (uint64_t)(*digits - '0');
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+	} else {
+		p = digits;
+	}
+	if ((size_t)(end - p) < l->event_len || memcmp(p, l->event, l->event_len) != 0 ||
+	    (p + l->event_len < end && p[l->event_len] != ' ' && p[l->event_len] != '\t'))
+		return false;
+	h->event = p;
+	h->event_len = l->event_len - 1;
+	h->rest = p + l->event_len;
+	h->rest_len = (size_t)(end - h->rest);
+	h->timed = true;
+	h->has_pid = l->has_pid;
+	h->pid = l->pid;
+	h->time_at = NULL;
+	return true;
+}
+
+/* Opens the sample of header `h`, whose line is line[0, len); `index`
+ * its event's, or UINT32_MAX: found by name. */
+static int take_header(struct reader *r, const char *line, const struct header *h, uint32_t index)
+{
 	struct frame_text t;
 
 	if (begin_sample(r, true) < 0)
 		return -1;
-	if (!r->event) {
-		r->event = cprof_utf8_sanitize(h->event, name_len, &(bool){ false });
-		r->event_len = strlen(r->event);
-		if (r->block)
-			block_saw_event(r->block, h->event, name_len);
-	} else if (r->event_len != name_len || memcmp(r->event, h->event, name_len) != 0) {
-		char *other = cprof_utf8_sanitize(h->event, name_len, &(bool){ false });
-
-		fail(r, r->line_no, "samples of a second event, %s (the first: %s): read one event "
-				    "at a time (perf script --per-event-dump)", other, r->event);
-		free(other);
-		return -1;
+	if (index == UINT32_MAX) {
+		index = find_event(r, h->event, event_name_len(h->event, h->event_len));
+		keep_header(r, line, h, index);
 	}
+	r->sample_event = index;
 	r->sample_has_period = h->has_period;
 	r->sample_period = h->period;
+	r->sample_has_pid = h->has_pid;
+	r->sample_pid = h->pid;
 	if (parse_frame(h->rest, h->rest_len, false, &t))
 		push_frame(r, &t);
 	return 0;
+}
+
+/* True when text[0, len) (its indent skipped) is what `perf script -F
+ * +srcline` prints: "FILE:LINE", "??:0", "[kernel.kallsyms][ADDR]". */
+static bool is_srcline(const char *s, size_t len)
+{
+	const char *colon = memrchr(s, ':', len);
+	size_t i;
+
+	if (len > 0 && s[0] == '[')
+		return true;
+	if (!colon || memchr(s, '\t', len))
+		return false;
+	for (i = (size_t)(colon - s) + 1; i < len && is_digit(s[i]); i++)
+		;
+	return i > (size_t)(colon - s) + 1 && (i == len || s[i] == ' ');
+}
+
+/* Drops line text[0, len) of the open sample, counted for one note;
+ * an address alone is a frame's line cut short, an error. */
+static int drop_line(struct reader *r, const char *text, size_t len)
+{
+	size_t i = 0, digits;
+
+	while (i < len && (text[i] == ' ' || text[i] == '\t'))
+		i++;
+	for (digits = i; digits < len && is_hex(text[digits]); digits++)
+		;
+	if (i < len && digits == len)
+		return fail(r, r->line_no, "a frame's line cut short after its address");
+	r->sample_dropped = true;
+	if (r->dropped++ == 0) {
+		r->dropped_line = r->line_no;
+		r->dropped_text = cprof_utf8_sanitize(text + i, len - i < 60 ? len - i : 60,
+						      &(bool){ false });
+	}
+	return 0;
+}
+
+/* True when some token of text[0, len) is perf's time field. */
+static bool has_time(const char *line, size_t len)
+{
+	const char *end = line + len, *p = line, *t;
+
+	while (p < end) {
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		for (t = p; p < end && *p != ' ' && *p != '\t'; p++)
+			;
+		if (p > t && is_time(t, (size_t)(p - t)))
+			return true;
+	}
+	return false;
+}
+
+/* Keeps the mapping a "PERF_RECORD_MMAP[2] PID/TID: [0xSTART(0xLEN) @
+ * PGOFF ...]: PROT PATH" line of perf script --show-mmap-events prints;
+ * another record, or a line not so, is passed over. */
+static void take_mmap(struct cprof_perf *perf, const char *line, size_t len)
+{
+	char *text = g_strndup(line, len), *p = strstr(text, "PERF_RECORD_MMAP"), *end;
+	struct mmap m = { 0 };
+
+	if (!p || !(p = strchr(p, ' ')))
+		goto out;
+	m.pid = strtoull(p, &end, 10);
+	if (end == p || !(p = strstr(end, ": [0x")))
+		goto out;
+	m.start = strtoull(p + 3, &end, 16);
+	if (strncmp(end, "(0x", 3) != 0)
+		goto out;
+	m.len = strtoull(end + 3, &end, 16);
+	if (strncmp(end, ") @ ", 4) != 0)
+		goto out;
+	m.pgoff = strtoull(end + 4, &end, 0);
+	if (!(p = strstr(end, "]: ")) || !(p = strchr(p + 3, ' ')) || p[1] == '\0')
+		goto out;
+	m.path = g_strdup(p + 1);
+	if (!perf->mmaps)
+		perf->mmaps = g_array_new(FALSE, FALSE, sizeof(struct mmap));
+	g_array_append_val(perf->mmaps, m);
+out:
+	g_free(text);
+}
+
+/* Reads a line that is no frame indented by a tab: a header, a frame
+ * indented by blanks or not at all, a source line, or a line dropped
+ * from the open sample. */
+static int take_other_line(struct reader *r, const char *line, size_t len)
+{
+	struct frame_text t;
+	struct header h;
+	size_t i;
+
+	if (same_header(r, line, len, &h))
+		return take_header(r, line, &h, r->last.event_index);
+	switch (parse_header(line, len, &h)) {
+	case HEADER_RECORD:
+		take_mmap(r->perf, line, len);
+		return end_sample(r);
+	case HEADER_SAMPLE:
+		return take_header(r, line, &h, UINT32_MAX);
+	default:
+		break;
+	}
+	if (parse_frame(line, len, false, &t)) {
+		if ((!r->open || r->headers != 1) && begin_sample(r, false) < 0)
+			return -1;
+		push_frame(r, &t);
+		return 0;
+	}
+	for (i = 0; i < len && line[i] == ' '; i++)
+		;
+	if (i >= 1 && is_srcline(line + i, len - i))
+		return attach_srcline(r, line + i, len - i);
+	if (r->open)
+		return drop_line(r, line, len);
+	if (has_time(line, len))
+		return fail(r, r->line_no, "a sample header without its event (perf script -F "
+					   "needs event)");
+	return fail(r, r->line_no, "not a line of perf script's output: no sample header "
+				   "(\"COMM TID TIME: PERIOD EVENT:\") nor frame (\"IP SYM (DSO)\")");
 }
 
 /* Reads one line of perf script's text. */
 static int take_line(struct reader *r, const char *line, size_t len)
 {
 	struct frame_text t;
-	struct header h;
-	size_t i;
 
 	if (len > 0 && line[0] == '\t' &&
-	    (fixed_ip(line, len) ? parse_sym_dso(line + 18, line + len, &t)
+	    (fixed_ip(line, len) ? (fixed_ip_text(line, &t), parse_sym_dso(line + 18, line + len, &t))
 				 : parse_frame(line, len, true, &t))) {
 		if (!r->open && begin_sample(r, false) < 0)
 			return -1;
@@ -833,33 +1289,14 @@ static int take_line(struct reader *r, const char *line, size_t len)
 	}
 	if (cprof_blank_line(line, len))
 		return end_sample(r);
-	if (line[0] == '#' && r->headers < 0) {
-		if (r->block)
-			block_skipped_comment(r->block);
-		return 0;      /* perf script --header */
-	}
-	if (line[0] == '\t')
-		return fail(r, r->line_no, "a call-chain line that is not \"IP SYM (DSO)\"");
-	switch (parse_header(line, len, &h)) {
-	case HEADER_RECORD:
-		return end_sample(r);
-	case HEADER_SAMPLE:
-		return take_header(r, &h);
-	default:
-		break;
-	}
-	if (parse_frame(line, len, false, &t)) {
-		if (begin_sample(r, false) < 0)
-			return -1;
-		push_frame(r, &t);
-		return 0;
-	}
-	for (i = 0; i < len && line[i] == ' '; i++)
-		;
-	if (i >= 1 && i < len && !memchr(line + i, '\t', len - i))
-		return attach_srcline(r, line + i, len - i);
-	return fail(r, r->line_no, "not a line of perf script's output (no event name: perf "
-				   "script -F needs event)");
+	if (line[0] == '#')
+		return 0;      /* perf script --header's, wherever outputs were joined */
+	if (line[0] != '\t')
+		return take_other_line(r, line, len);
+	if (r->open)
+		return drop_line(r, line, len);
+	return fail(r, r->line_no, "a call-chain line that is not \"IP SYM (DSO)\", outside a "
+				   "sample");
 }
 
 /* The unit of an event's period: time for the clock events. */
@@ -870,34 +1307,223 @@ static const char *period_unit(const char *event)
 	return "count";
 }
 
-/* Picks the sample type and fills the profile's counts. */
+/* The sample types of a text: with one event (or none), its samples
+ * and, when every sample has one, its periods summed; with several,
+ * each event's periods summed (its samples, where one lacks a period).
+ * types[i]/units[i] are events[choice[i].event]'s. */
+struct types {
+	size_t n;
+	const char **types, **units;
+	char **names;          /* the events' names, sanitized */
+	struct choice {
+		uint32_t event;
+		bool periods;
+	} *choice;
+};
+
+static void types_make(const struct reader *r, struct types *t)
+{
+	size_t i;
+
+	t->n = 0;
+	t->types = cprof_xcalloc(r->num_events + 2, sizeof(*t->types));
+	t->units = cprof_xcalloc(r->num_events + 2, sizeof(*t->units));
+	t->choice = cprof_xcalloc(r->num_events + 2, sizeof(*t->choice));
+	t->names = cprof_xcalloc(r->num_events + 1, sizeof(*t->names));
+	for (i = 0; i < r->num_events; i++)
+		if (r->events[i].name)
+			t->names[i] = cprof_utf8_sanitize(r->events[i].name, r->events[i].name_len,
+							  &(bool){ false });
+	if (r->num_events > 1) {
+		for (i = 0; i < r->num_events; i++) {
+			t->types[t->n] = t->names[i];
+			t->units[t->n] = r->events[i].all_periods ? period_unit(t->names[i]) : "count";
+			t->choice[t->n++] = (struct choice){ (uint32_t)i, r->events[i].all_periods };
+		}
+		return;
+	}
+	t->types[t->n] = "samples";
+	t->units[t->n] = "count";
+	t->choice[t->n++] = (struct choice){ 0, false };
+	if (r->num_events == 1 && t->names[0] && r->events[0].samples > 0 &&
+	    r->events[0].all_periods) {
+		t->types[t->n] = t->names[0];
+		t->units[t->n] = period_unit(t->names[0]);
+		t->choice[t->n++] = (struct choice){ 0, true };
+	}
+}
+
+static void types_free(const struct reader *r, struct types *t)
+{
+	size_t i;
+
+	for (i = 0; i < r->num_events; i++)
+		free(t->names[i]);
+	free(t->names);
+	free(t->types);
+	free(t->units);
+	free(t->choice);
+}
+
+/* Which of the types `request` (--sample-index) names: an event as
+ * perf prints it, its modifiers ("cycles:u") left off if need be. */
+static int pick_type(struct reader *r, const struct types *t, const char *request)
+{
+	char *bare;
+	size_t i;
+	int pick;
+
+	if (!request)
+		return 0;
+	for (i = 0; i < t->n; i++)
+		if (strcmp(t->types[i], request) == 0)
+			return (int)i;
+	bare = g_strndup(request, event_name_len(request, strlen(request)));
+	pick = cprof_sample_index_pick(t->types, t->units, t->n, NULL, bare, r->err);
+	if (pick < 0)      /* the error names the request as given */
+		pick = cprof_sample_index_pick(t->types, t->units, t->n, NULL, request, r->err);
+	g_free(bare);
+	return pick;
+}
+
+/* Notes which event the counts are when the text has several. */
+static void note_events(const struct types *t, struct cprof_profile *profile)
+{
+	GString *text = g_string_new(NULL);
+	size_t i;
+
+	g_string_printf(text, "samples of %zu events: %s (read)", t->n, t->types[0]);
+	for (i = 1; i < t->n; i++)
+		g_string_append_printf(text, ", %s", t->types[i]);
+	g_string_append(text, "; --sample-index=EVENT reads another");
+	cprof_ptrs_add(&profile->notes, cprof_xstrdup(text->str));
+	g_string_free(text, TRUE);
+}
+
+/* Keeps the stacks of the sample type `c`, counting its samples or
+ * periods. */
+static void keep_type(struct cprof_perf *perf, struct choice c, bool all_events)
+{
+	size_t i, kept = 0;
+
+	for (i = 0; i < perf->stacks.len; i++) {
+		struct stack *s = perf->stacks.items[i];
+
+		if (!all_events && s->event != c.event)
+			continue;
+		if (c.periods)
+			s->samples = s->period;
+		s->id = (uint32_t)kept;
+		perf->stacks.items[kept++] = s;
+	}
+	perf->stacks.len = kept;
+}
+
+/* The offset in its file of address `addr` of process `pid` (has_pid)
+ * in `dso`, from the mappings perf printed, into *off; false when none
+ * holds it. */
+static bool file_offset(const struct cprof_perf *perf, bool has_pid, uint64_t pid, uint64_t addr,
+			const char *dso, uint64_t *off)
+{
+	size_t i;
+
+	for (i = perf->mmaps ? perf->mmaps->len : 0; has_pid && i-- > 0;) {
+		const struct mmap *m = &g_array_index(perf->mmaps, struct mmap, i);
+
+		if (m->pid == pid && addr >= m->start && addr - m->start < m->len &&
+		    strcmp(m->path, dso) == 0) {
+			*off = addr - m->start + m->pgoff;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Keys each unnamed PC ("[unknown]@[PID:]ADDR") by its DSO's name and
+ * its offset in the file, where the mappings give it, else its address
+ * as printed; notes the run-time addresses (past 4 GiB: a process's,
+ * under ASLR, not a file's) that vary across runs. */
+static void key_unnamed(struct reader *r, struct cprof_profile *profile)
+{
+	struct cprof_perf *perf = r->perf;
+	uint64_t runtime = 0;
+	size_t i;
+
+	for (i = 0; i < perf->num_frames; i++) {
+		const struct frame *f = perf->frames[i];
+		const char *at = f->key + 10, *colon, *slash;
+		uint64_t pid = 0, addr, off;
+		bool has_pid;
+
+		if (f->sym_len < 11 || memcmp(f->key, "[unknown]@", 10) != 0)
+			continue;
+		colon = strchr(at, ':');
+		has_pid = colon != NULL;
+		if (has_pid)
+			pid = strtoull(at, NULL, 10);
+		addr = strtoull(has_pid ? colon + 1 : at, NULL, 16);
+		if (!perf->aliases)
+			perf->aliases = cprof_xcalloc(perf->num_frames, sizeof(*perf->aliases));
+		if (!frame_dso(f)[0] || strcmp(frame_dso(f), "[unknown]") == 0) {
+			perf->aliases[i] = g_strdup_printf("0x%" PRIx64, addr);
+			continue;
+		}
+		if (!file_offset(perf, has_pid, pid, addr, frame_dso(f), &off)) {
+			off = addr;
+			runtime += addr >> 32 != 0 && frame_dso(f)[0] != '[';
+		}
+		slash = strrchr(frame_dso(f), '/');
+		perf->aliases[i] = g_strdup_printf("%s+0x%" PRIx64, slash && slash[1] ? slash + 1 :
+								 frame_dso(f), off);
+	}
+	if (runtime) {
+		char *text = g_strdup_printf(
+			"unnamed PCs keyed by the run-time address perf script printed (DSO+0xADDRESS), "
+			"which varies across runs: %" PRIu64 " of them; perf.data itself, or perf script "
+			"--show-mmap-events -F +pid, gives offsets in the file", runtime);
+
+		cprof_ptrs_add(&profile->notes, cprof_xstrdup(text));
+		g_free(text);
+	}
+}
+
+/* Picks the sample type and fills the profile's counts and its list of
+ * sample types. */
 static int finish(struct reader *r, struct cprof_profile *profile, const char *sample_index)
 {
-	const char *types[2] = { "samples", r->event }, *units[2] = { "count", NULL };
-	size_t n = r->samples > 0 && r->all_periods && r->event ? 2 : 1, i;
-	int pick = 0;
+	struct types t;
+	const struct event *e;
+	struct choice c;
+	size_t i;
+	int pick;
 
-	if (r->event)
-		units[1] = period_unit(r->event);
-	if (sample_index) {
-		pick = cprof_sample_index_pick(types, units, n, "samples", sample_index, r->err);
-		if (pick < 0)
-			return -1;
+	types_make(r, &t);
+	pick = pick_type(r, &t, sample_index);
+	if (pick < 0) {
+		types_free(r, &t);
+		return -1;
 	}
-	profile->total = pick ? r->period_sum : r->samples;
-	if (pick)
-		profile->sample_type = g_strdup_printf("%s/%s", types[1], units[1]);
-	for (i = 0; i < r->perf->stacks.len; i++) {
-		struct stack *s = r->perf->stacks.items[i];
-
-		if (pick)
-			s->samples = s->period;
-	}
-	if (r->event && r->samples > 0 && r->all_periods && r->same_period &&
-	    strcmp(units[1], "nanoseconds") == 0 && r->first_period >= 1000) {
+	c = t.choice[pick];
+	e = r->num_events ? &r->events[c.event] : NULL;
+	profile->total = !e ? 0 : c.periods ? e->period_sum : e->samples;
+	if (strcmp(t.types[pick], "samples") != 0)
+		profile->sample_type = g_strdup_printf("%s/%s", t.types[pick], t.units[pick]);
+	keep_type(r->perf, c, r->num_events <= 1);
+	if (e && e->name && e->samples > 0 && e->all_periods && e->same_period &&
+	    strcmp(period_unit(t.names[c.event]), "nanoseconds") == 0 && e->first_period >= 1000) {
 		profile->has_period = true;
-		profile->period_us = r->first_period / 1000 + (r->first_period % 1000 >= 500);
+		profile->period_us = e->first_period / 1000 + (e->first_period % 1000 >= 500);
 	}
+	for (i = 0; i < t.n; i++) {
+		char *type = g_strdup_printf("%s/%s", t.types[i], t.units[i]);
+
+		cprof_ptrs_add(&profile->sample_types, cprof_xstrdup(type));
+		g_free(type);
+	}
+	if (r->num_events > 1 && !sample_index)
+		note_events(&t, profile);
+	key_unnamed(r, profile);
+	types_free(r, &t);
 	return 0;
 }
 
@@ -912,7 +1538,7 @@ static int parse_lines(struct reader *r, const char *text, size_t len)
 		size_t n, m;
 		struct frame_text t;
 
-		if (r->open && (next = perf_frame_line(p, end, &t))) {
+		if (r->open && !r->addresses && (next = perf_frame_line(p, end, &t))) {
 			r->line_no++;
 			push_frame(r, &t);
 			if (r->depth == 4 && r->held.valid && !r->held.touched)
@@ -941,10 +1567,9 @@ static int parse_lines(struct reader *r, const char *text, size_t len)
  * other into tables of its own, recording its samples in order; then the
  * second is merged, its frames and stacks interned and its samples
  * counted one by one, so that counts, periods, overflows, errors and
- * their lines are those of reading in one thread.  A block whose reading
- * depended on what came before it (its event, whether samples have
- * headers, a "#" line that would not have been skipped) is parsed again
- * here instead.  Where a chunk is cut follows the two threads' speeds
+ * their lines are those of reading in one thread; its events are the
+ * profile's by name.  A block whose reading depended on what came before
+ * it (whether samples have headers) is parsed again here instead.  Where a chunk is cut follows the two threads' speeds
  * (balance): 3/5 of it here at first, since this thread also merges. */
 enum { BLOCK_MIN = 256 << 10 };  /* text worth cutting */
 
@@ -967,9 +1592,8 @@ struct block {
 	size_t merged_frames;
 	struct stack **stack_map;      /* the profile's entry of each stack merged */
 	size_t merged_stacks;
-	char *event;                   /* the first event's name as read, or NULL */
-	size_t event_len;
-	bool skipped_comment;          /* a "#" line before its first sample */
+	size_t merged_mmaps;
+	uint32_t *event_map;           /* the profile's index of each of the thread's events */
 	/* The thread: */
 	pthread_t thread;
 	pthread_mutex_t lock;
@@ -991,19 +1615,6 @@ static void record_sample(struct block *b, const struct stack *s, bool has_perio
 	};
 }
 
-static void block_saw_event(struct block *b, const char *event, size_t len)
-{
-	b->event = cprof_xmalloc(len + 1);
-	memcpy(b->event, event, len);
-	b->event[len] = '\0';
-	b->event_len = len;
-}
-
-static void block_skipped_comment(struct block *b)
-{
-	b->skipped_comment = true;
-}
-
 static void perf_init(struct cprof_perf *perf)
 {
 	perf->frame_mask = 1023;
@@ -1019,7 +1630,9 @@ static void block_forget(struct block *b)
 	cprof_perf_free(b->r.perf);
 	b->r.perf = cprof_xcalloc(1, sizeof(*b->r.perf));
 	perf_init(b->r.perf);
-	b->merged_frames = b->merged_stacks = 0;
+	events_free(&b->r);
+	b->r.last.valid = false;
+	b->merged_frames = b->merged_stacks = b->merged_mmaps = 0;
 }
 
 /* Parses a block into the thread's tables (their frames and stacks kept
@@ -1031,11 +1644,10 @@ static void parse_block(struct block *b)
 
 	memset(&b->err, 0, sizeof(b->err));
 	b->num_recs = 0;
-	free(b->event);
-	b->event = NULL;
-	b->skipped_comment = false;
-	free(r->event);
-	r->event = NULL;
+	free(r->dropped_text);
+	r->dropped_text = NULL;
+	r->dropped = 0;
+	r->last.valid = false;
 	r->line_no = r->sample_line = 0;
 	r->depth = 0;
 	r->open = false;
@@ -1075,7 +1687,7 @@ static void *block_main(void *arg)
 
 /* A block and its thread; NULL (one thread reads) when no thread can be
  * made or CPROF_NO_THREADS is set. */
-static struct block *block_start(void)
+static struct block *block_start(const struct reader *r)
 {
 	struct block *b;
 	pthread_attr_t attr;
@@ -1088,6 +1700,7 @@ static struct block *block_start(void)
 	perf_init(b->r.perf);
 	b->r.err = &b->err;
 	b->r.block = b;
+	b->r.addresses = r->addresses;
 	b->share = 0.6;
 	pthread_mutex_init(&b->lock, NULL);
 	pthread_cond_init(&b->changed, NULL);
@@ -1120,8 +1733,11 @@ static void block_end(struct block *b)
 	free(b->r.key);
 	free(b->r.chain);
 	free(b->r.held.chain);
-	free(b->r.event);
-	free(b->event);
+	events_free(&b->r);
+	free(b->r.last.prefix);
+	free(b->r.last.event);
+	free(b->r.dropped_text);
+	free(b->event_map);
 	free(b->recs);
 	free(b->frame_ids);
 	free(b->stack_map);
@@ -1150,18 +1766,14 @@ static void block_wait(struct block *b)
 /* True when the block read as it would have after what `r` read. */
 static bool block_fits(const struct reader *r, const struct block *b)
 {
-	if (b->skipped_comment && r->headers >= 0)
-		return false;
-	if (b->r.headers >= 0 && r->headers >= 0 && b->r.headers != r->headers)
-		return false;
-	return !b->event || !r->event ||
-	       (r->event_len == b->event_len && memcmp(r->event, b->event, b->event_len) == 0);
+	return b->r.headers < 0 || r->headers < 0 || b->r.headers == r->headers;
 }
 
 /* Interns the thread's new frames and stacks in r's tables. */
 static void merge_tables(struct reader *r, struct block *b)
 {
 	const struct cprof_perf *from = b->r.perf;
+	uint32_t event;
 	size_t i, j;
 
 	b->frame_ids = cprof_xrealloc(b->frame_ids, (from->num_frames + 1) * sizeof(*b->frame_ids));
@@ -1172,6 +1784,9 @@ static void merge_tables(struct reader *r, struct block *b)
 					       f->dso_len, f->srcline != NULL);
 	}
 	b->merged_frames = from->num_frames;
+	b->event_map = cprof_xrealloc(b->event_map, (b->r.num_events + 1) * sizeof(*b->event_map));
+	for (i = 0; i < b->r.num_events; i++)
+		b->event_map[i] = find_event(r, b->r.events[i].name, b->r.events[i].name_len);
 	b->stack_map = cprof_xrealloc(b->stack_map, (from->stacks.len + 1) * sizeof(*b->stack_map));
 	for (i = b->merged_stacks; i < from->stacks.len; i++) {
 		const struct stack *s = from->stacks.items[i];
@@ -1182,10 +1797,20 @@ static void merge_tables(struct reader *r, struct block *b)
 		}
 		for (j = 0; j < s->depth; j++)
 			r->chain[j] = b->frame_ids[s->frames[j]];
-		b->stack_map[i] = intern_stack(r->perf, r->chain, s->depth,
-					       stack_hash(r->chain, s->depth));
+		event = b->event_map[s->event];
+		b->stack_map[i] = intern_stack(r->perf, r->chain, s->depth, event,
+					       stack_hash(r->chain, s->depth, event));
 	}
 	b->merged_stacks = from->stacks.len;
+	for (i = b->merged_mmaps; from->mmaps && i < from->mmaps->len; i++) {
+		struct mmap m = g_array_index(from->mmaps, struct mmap, i);
+
+		m.path = g_strdup(m.path);
+		if (!r->perf->mmaps)
+			r->perf->mmaps = g_array_new(FALSE, FALSE, sizeof(struct mmap));
+		g_array_append_val(r->perf->mmaps, m);
+	}
+	b->merged_mmaps = from->mmaps ? from->mmaps->len : 0;
 	r->perf->has_dso |= from->has_dso;
 	r->perf->has_srcline |= from->has_srcline;
 }
@@ -1212,11 +1837,12 @@ static int merge_block(struct reader *r, struct block *b)
 		return -1;
 	if (r->headers < 0)
 		r->headers = b->r.headers;
-	if (!r->event && b->r.event) {
-		r->event = b->r.event;
-		r->event_len = b->r.event_len;
-		b->r.event = NULL;
+	if (b->r.dropped && !r->dropped) {
+		r->dropped_line = r->line_no + b->r.dropped_line;
+		r->dropped_text = b->r.dropped_text;
+		b->r.dropped_text = NULL;
 	}
+	r->dropped += b->r.dropped;
 	if (b->status < 0)
 		return fail(r, r->line_no + b->err.line, "%s", b->err.text);
 	r->line_no += b->r.line_no;
@@ -1289,7 +1915,7 @@ static int read_some(struct reader *r, struct block *b, const unsigned char *dat
  * after the whole lines before it. */
 static int read_lines(struct reader *r, struct cprof_input *in)
 {
-	struct block *b = block_start();
+	struct block *b = block_start(r);
 	struct cprof_error read_err = { { 0 }, 0 };
 	size_t want = 1;
 	int status = 0;
@@ -1322,16 +1948,35 @@ static int read_lines(struct reader *r, struct cprof_input *in)
 	return status;
 }
 
-static int read_text(struct cprof_input *in, struct cprof_profile *profile,
-		     const char *sample_index, bool child, struct cprof_error *err)
+/* Notes the lines dropped from samples, the first named. */
+static void note_dropped(const struct reader *r, struct cprof_profile *profile)
 {
+	char where[64], *text;
+
+	if (r->child)
+		snprintf(where, sizeof(where), "line %llu of perf script's output", r->dropped_line);
+	else
+		snprintf(where, sizeof(where), "%llu", r->dropped_line);
+	text = g_strdup_printf("%s: \"%s\": %" PRIu64 " line%s inside samples that %s no frame "
+			       "(\"IP SYM (DSO)\"), source line nor header: dropped", where,
+			       r->dropped_text, r->dropped, r->dropped == 1 ? "" : "s",
+			       r->dropped == 1 ? "is" : "are");
+	cprof_ptrs_add(&profile->notes, cprof_xstrdup(text));
+	g_free(text);
+}
+
+static int read_text(struct cprof_input *in, struct cprof_profile *profile,
+		     const struct cprof_read_options *options, bool child, struct cprof_error *err)
+{
+	const char *sample_index = options ? options->sample_index : NULL;
 	struct reader r = {
-		.err = err, .child = child, .headers = -1, .all_periods = true, .same_period = true,
+		.err = err, .child = child, .headers = -1, .addresses = options && options->addresses,
 	};
 	struct cprof_perf *perf = cprof_xcalloc(1, sizeof(*perf));
 	int status;
 
 	perf_init(perf);
+	perf->addresses = r.addresses;
 	profile->format = CPROF_FORMAT_PERF;
 	profile->perf = perf;
 	r.perf = perf;
@@ -1344,17 +1989,22 @@ static int read_text(struct cprof_input *in, struct cprof_profile *profile,
 		status = fail(&r, r.line_no, "no samples in perf script's text");
 	if (status == 0)
 		status = finish(&r, profile, sample_index);
+	if (status == 0 && r.dropped)
+		note_dropped(&r, profile);
 	free(r.key);
+	free(r.last.prefix);
+	free(r.last.event);
+	free(r.dropped_text);
 	free(r.chain);
 	free(r.held.chain);
-	free(r.event);
+	events_free(&r);
 	return status;
 }
 
 int cprof_perfscript_read(struct cprof_input *in, struct cprof_profile *profile,
-			  const char *sample_index, struct cprof_error *err)
+			  const struct cprof_read_options *options, struct cprof_error *err)
 {
-	return read_text(in, profile, sample_index, false, err);
+	return read_text(in, profile, options, false, err);
 }
 
 /* The next non-blank, non-comment line of data[*pos, len), or false. */
@@ -1388,16 +2038,24 @@ bool cprof_perfscript_sniff(const unsigned char *data, size_t len)
 	size_t n, second_len, pos = 0;
 	struct frame_text t;
 	struct header h;
+	bool records = false;
 
-	if (!next_line(data, len, &pos, &line, &n))
-		return false;
+	do {   /* --show-mmap-events' records first, perhaps all the window holds */
+		if (!next_line(data, len, &pos, &line, &n))
+			return records;
+	} while (line[0] != '\t' && (records = parse_header(line, n, &h) == HEADER_RECORD));
 	if (line[0] == '\t')
 		return parse_frame(line, n, false, &t);
 	if (parse_header(line, n, &h) == HEADER_SAMPLE) {
 		if (h.timed || parse_frame(h.rest, h.rest_len, false, &t))
 			return true;
-		return next_line(data, len, &pos, &second, &second_len) && second[0] == '\t';
+		/* its frames on the lines after it, indented by a tab, blanks or not at all */
+		return next_line(data, len, &pos, &second, &second_len) &&
+		       (second[0] == '\t' || parse_frame(second, second_len, false, &t));
 	}
+	if (has_time(line, n))  /* a header without its event, frames after it */
+		return next_line(data, len, &pos, &second, &second_len) &&
+		       (second[0] == '\t' || parse_frame(second, second_len, false, &t));
 	/* -F ip,sym: every line "IP SYM" */
 	return parse_frame(line, n, false, &t) && line[0] == ' ';
 }
@@ -1452,12 +2110,15 @@ static char *copy_to_temp(struct cprof_input *in, struct cprof_error *err)
 	return path;
 }
 
-/* Starts `perf script -i PATH` with its standard output on *out_fd and
- * its standard error in the file `err_fd`; returns its pid, or -1. */
+/* Starts `perf script -i PATH` (with the mappings, and each sample's
+ * pid, by which an unnamed PC's address is made an offset in its file)
+ * with its standard output on *out_fd and its standard error in the
+ * file `err_fd`; returns its pid, or -1. */
 static pid_t start_perf(const char *perf, const char *path, int err_fd, int *out_fd,
 			struct cprof_error *err)
 {
-	char *argv[] = { (char *)perf, "script", "-i", (char *)path, NULL };
+	char *argv[] = { (char *)perf, "script", "--show-mmap-events", "-F", "+pid", "-i",
+			 (char *)path, NULL };
 	posix_spawn_file_actions_t actions;
 	posix_spawnattr_t attr;
 	sigset_t pipe_default;
@@ -1511,7 +2172,8 @@ static void first_err_line(int fd, char *line, size_t size)
 
 /* Reads the output of `perf script -i PATH` into `profile`. */
 static int run_perf(const char *perf, const char *path, const char *source,
-		    struct cprof_profile *profile, const char *sample_index, struct cprof_error *err)
+		    struct cprof_profile *profile, const struct cprof_read_options *options,
+		    struct cprof_error *err)
 {
 	char err_path[] = "/tmp/cprof-perf-err-XXXXXX", fd_path[64], first[300];
 	struct cprof_input out;
@@ -1533,7 +2195,7 @@ static int run_perf(const char *perf, const char *path, const char *source,
 	cprof_set_context(source);
 	if (status == 0) {
 		out.name = source;
-		status = read_text(&out, profile, sample_index, true, err);
+		status = read_text(&out, profile, options, true, err);
 		cprof_input_close(&out);
 	}
 	if (status < 0)
@@ -1552,7 +2214,7 @@ static int run_perf(const char *perf, const char *path, const char *source,
 }
 
 int cprof_perfdata_read(struct cprof_input *in, struct cprof_profile *profile,
-			const char *sample_index, struct cprof_error *err)
+			const struct cprof_read_options *options, struct cprof_error *err)
 {
 	char *perf = g_find_program_in_path("perf"), *temp = NULL;
 	const char *path = in->name;
@@ -1576,7 +2238,7 @@ int cprof_perfdata_read(struct cprof_input *in, struct cprof_profile *profile,
 		}
 		path = temp;
 	}
-	status = run_perf(perf, path, in->name, profile, sample_index, err);
+	status = run_perf(perf, path, in->name, profile, options, err);
 	if (temp)
 		unlink(temp);
 	g_free(temp);
@@ -1595,8 +2257,9 @@ static const char *dso_basename(const char *dso)
 	return slash && slash[1] ? slash + 1 : dso;
 }
 
-/* The key of frame `f` by `by` (sanitized to UTF-8; g_free it). */
-static char *frame_name(const struct frame *f, enum cprof_by by)
+/* The key of frame `f` by `by` (sanitized to UTF-8; g_free it): an
+ * unnamed PC's by function its DSO and offset, "DSO+0xOFF". */
+static char *frame_name(const struct cprof_perf *perf, const struct frame *f, enum cprof_by by)
 {
 	const char *dso = dso_basename(frame_dso(f)), *name = frame_sym(f);
 	char *bracketed = NULL, *out;
@@ -1606,6 +2269,8 @@ static char *frame_name(const struct frame *f, enum cprof_by by)
 		name = dso;
 	} else if (by == CPROF_BY_LINE && f->srcline) {
 		name = f->srcline;
+	} else if (perf->aliases && perf->aliases[f->id]) {
+		name = perf->aliases[f->id];
 	} else if (strcmp(frame_sym(f), "[unknown]") == 0 && strcmp(dso, "[unknown]") != 0) {
 		bracketed = dso[0] == '[' ? g_strdup(dso) : g_strdup_printf("[%s]", dso);
 		name = bracketed;
@@ -1656,6 +2321,19 @@ static void add_stack(const struct stack *s, char **names, const struct cprof_ke
 			cprof_dist_add(dist, seen->pdata[i], s->samples);
 }
 
+/* True when every frame of a profile read for --by=address has one. */
+static bool by_address_ok(const struct cprof_perf *perf)
+{
+	size_t i;
+
+	if (!perf->addresses)
+		return false;
+	for (i = 0; i < perf->num_frames; i++)
+		if (!perf->aliases || !perf->aliases[i])
+			return false;
+	return true;
+}
+
 int cprof_perf_to_dist(const struct cprof_profile *profile,
 		       const struct cprof_key_options *options, struct cprof_dist *dist,
 		       struct cprof_error *err)
@@ -1667,10 +2345,9 @@ int cprof_perf_to_dist(const struct cprof_profile *profile,
 	char **names;
 	size_t i;
 
-	if (options->by == CPROF_BY_ADDRESS)
-		return cprof_error_set(err, "--by=address: perf script prints addresses, not the file "
-					    "offsets of a mapping (use function, dso, line with "
-					    "perf script -F +srcline, or stack)");
+	if (options->by == CPROF_BY_ADDRESS && !by_address_ok(perf))
+		return cprof_error_set(err, "--by=address needs each frame's address: perf script -F "
+					    "+ip");
 	if (options->by == CPROF_BY_LINE && !perf->has_srcline)
 		return cprof_error_set(err, "--by=line needs source lines: perf script -F +srcline");
 	if (options->by == CPROF_BY_DSO && !perf->has_dso)
@@ -1682,7 +2359,7 @@ int cprof_perf_to_dist(const struct cprof_profile *profile,
 	interned = g_hash_table_new_full(cprof_str_hash, g_str_equal, free, NULL);
 	names = cprof_xcalloc(perf->num_frames ? perf->num_frames : 1, sizeof(*names));
 	for (i = 0; i < perf->num_frames; i++) {
-		char *name = frame_name(perf->frames[i], options->by), *known;
+		char *name = frame_name(perf, perf->frames[i], options->by), *known;
 
 		known = g_hash_table_lookup(interned, name);
 		if (known) {
@@ -1706,6 +2383,8 @@ int cprof_perf_to_dist(const struct cprof_profile *profile,
 
 void cprof_perf_free(struct cprof_perf *perf)
 {
+	size_t i;
+
 	if (!perf)
 		return;
 	cprof_arena_free(&perf->arena);
@@ -1714,5 +2393,12 @@ void cprof_perf_free(struct cprof_perf *perf)
 	cprof_pages_free(perf->frame_slots, (perf->frame_mask + 1) * sizeof(*perf->frame_slots));
 	cprof_pages_free(perf->stack_slots, (perf->stack_mask + 1) * sizeof(*perf->stack_slots));
 	cprof_ptrs_clear(&perf->stacks, NULL);
+	for (i = 0; perf->mmaps && i < perf->mmaps->len; i++)
+		g_free(g_array_index(perf->mmaps, struct mmap, i).path);
+	if (perf->mmaps)
+		g_array_free(perf->mmaps, TRUE);
+	for (i = 0; perf->aliases && i < perf->num_frames; i++)
+		g_free(perf->aliases[i]);
+	free(perf->aliases);
 	free(perf);
 }

@@ -24,21 +24,26 @@ bool cprof_perfscript_sniff(const unsigned char *data, size_t len);
 bool cprof_perfdata_sniff(const unsigned char *data, size_t len);
 
 /* Reads the text of `perf script` from `in` into `profile`, its counts the
- * sample type `sample_index` names (NULL: samples/count; the event's
- * period is the other).  Returns 0, or -1 with `err` set (and err->line). */
+ * sample type options->sample_index names (NULL options or index: the
+ * default; profile->sample_types lists them all), each frame's address
+ * kept with options->addresses.  Returns 0, or -1 with `err` set (and
+ * err->line). */
 int cprof_perfscript_read(struct cprof_input *in, struct cprof_profile *profile,
-			  const char *sample_index, struct cprof_error *err);
+			  const struct cprof_read_options *options, struct cprof_error *err);
 
 /* Reads perf.data from `in` through `perf script` (from the PATH; standard
  * input is copied to a temporary file first), as cprof_perfscript_read
  * does.  Returns 0, or -1 with `err` set: perf missing (naming the
  * command to run), perf's failure (its first line on standard error). */
 int cprof_perfdata_read(struct cprof_input *in, struct cprof_profile *profile,
-			const char *sample_index, struct cprof_error *err);
+			const struct cprof_read_options *options, struct cprof_error *err);
 
-/* Adds the samples of a perf profile into `dist`, keyed as `options` say.
- * Returns 0, or -1 with `err` set naming what a key needs (--by=address,
- * --by=line without source lines, labels). */
+/* Adds the samples of a perf profile into `dist`, keyed as `options` say
+ * (an unnamed PC by function, and every frame by address, as
+ * "DSO+0xOFFSET": its offset in the file where perf's mappings or call
+ * chains give it, else its address as printed).  Returns 0, or -1 with
+ * `err` set naming what a key needs (--by=address without addresses or
+ * not so read, --by=line without source lines, labels). */
 int cprof_perf_to_dist(const struct cprof_profile *profile,
 		       const struct cprof_key_options *options, struct cprof_dist *dist,
 		       struct cprof_error *err);

@@ -241,7 +241,7 @@ static int read_text(struct cprof_input *in, struct cprof_profile *profile,
 	const struct cprof_foreign *foreign = NULL;
 
 	if (format == -2 && cprof_perfscript_sniff(cprof_input_data(in), cprof_input_avail(in)))
-		return cprof_perfscript_read(in, profile, request, err);
+		return cprof_perfscript_read(in, profile, options, err);
 	/* Not text cprof reads, or JSON that names no "cprof": another
 	 * format's first bytes name it before anything is parsed. */
 	if (format == -2 || format == CPROF_FORMAT_FLAT)
@@ -392,7 +392,7 @@ static int read_by_content(struct cprof_input *in, struct cprof_profile *profile
 	if (got < 0)
 		return -1;
 	if (cprof_perfdata_sniff(cprof_input_data(in), (size_t)got))
-		return cprof_perfdata_read(in, profile, request, err);
+		return cprof_perfdata_read(in, profile, options, err);
 	if (got >= 2 && cprof_input_data(in)[0] == 0x1f && cprof_input_data(in)[1] == 0x8b)
 		return cprof_proto_read(in, profile, options, err);
 	got = cprof_input_fill(in, SNIFF_BYTES, err);
@@ -480,6 +480,7 @@ void cprof_profile_free(struct cprof_profile *profile)
 	g_free(profile->labels);
 	g_free(profile->row_labels);
 	g_free(profile->sample_type);
+	cprof_ptrs_clear(&profile->sample_types, free);
 	cprof_perf_free(profile->perf);
 	cprof_calltree_free(profile->calltree);
 	free(profile);

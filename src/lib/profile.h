@@ -65,6 +65,9 @@ struct cprof_profile {
 	struct cprof_dist *flat;       /* flat JSON */
 	bool replaced_utf8;    /* names were not valid UTF-8 */
 	char *sample_type;     /* "TYPE/UNIT" of the counts, owned; NULL: samples/count */
+	struct cprof_ptrs sample_types; /* char *, owned: every "TYPE/UNIT" the input
+					 * offers, in --sample-index's numbering
+					 * (perf, profile.proto); empty: sample_type alone */
 	bool exact_pcs;        /* no PC is a return address: none is looked up at PC-1 */
 	/* pprof's DropFrames and KeepFrames (prune.h): the frames of function
 	 * names matching drop_frames, not keep_frames, are cut with all
@@ -94,6 +97,7 @@ struct cprof_read_options {
 	bool has_period;               /* --period given: */
 	double period;                 /* in the sample type's time unit, else nanoseconds */
 	bool two_counts;               /* a two-count folded input may be read */
+	bool addresses;                /* --by=address: perf keeps each frame's address */
 };
 
 /* Reads the input `name` ("-" is standard input), detecting its format by

@@ -889,6 +889,12 @@ static int pick_index(struct cprof_proto_reader *r, struct cprof_profile *profil
 						n, default_type, request, r->err);
 		if (index >= 0)
 			profile->sample_type = g_strdup_printf("%s/%s", types[index], units[index]);
+		for (i = 0; index >= 0 && i < n; i++) {
+			char *type = g_strdup_printf("%s/%s", types[i], units[i]);
+
+			cprof_ptrs_add(&profile->sample_types, cprof_xstrdup(type));
+			g_free(type);
+		}
 	}
 	for (i = 0; i < n; i++) {
 		free(types[i]);
