@@ -57,7 +57,8 @@ static void usage(int status)
 		"  --db DB         load them into the cprof store DB\n"
 		"  --rounds N      rounds (default 1);  --every DURATION  from start to start\n"
 		CPROF_LOAD_BY_HELP
-		CPROF_LOAD_SYMBOL_HELP
+		"  --no-symbolize  PCs unnamed;  --no-inline  no inlined frames\n"
+		"  --symbols DIR   look for binaries and debug files in DIR too\n"
 		"  -h, --help      this help;  -V, --version  the version\n",
 		cprof_progname);
 	exit(status);

@@ -104,7 +104,7 @@ static bool blank(const char *s, size_t len)
 	size_t i;
 
 	for (i = 0; i < len; i++)
-		if (!strchr(" \t\r", s[i]))
+		if (!strchr(" \t\r\n", s[i]))
 			return false;
 	return true;
 }

@@ -14,6 +14,7 @@ http://ADDR/NAME, whose /debug/pprof/... answers as NAME says:
   bomb        64 KiB of gzip that inflates to 64 MiB of zeros
   truncated   the first half of ok's gzip stream
   empty       200 and no body
+  junkgz      gzip of text: collected, but no profile to load
 
 Standard library only, as the tests' own."""
 
@@ -117,6 +118,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.answer(200, BOMB)
         if name == "truncated":
             return self.answer(200, OK[: len(OK) // 2])
+        if name == "junkgz":
+            return self.answer(200, gzip.compress(b"this is not a profile\n"))
         if name == "empty":
             return self.answer(200, b"")
         return self.answer(404, b"no such fake target\n")
