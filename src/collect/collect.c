@@ -14,6 +14,7 @@
 
 #include "lib/json.h"
 #include "lib/jsonout.h"
+#include "lib/profile.h"
 #include "collect.h"
 #include "dbload.h"
 #include "fetch.h"
@@ -141,21 +142,48 @@ static void progress(const struct round *round)
 	fflush(stderr);
 }
 
+/* Whether the file `path` is a profile the reading library reads (its
+ * format detected by content, as every program detects it), without
+ * symbolizing it; false with the reason in `error`. */
+static bool readable(const char *path, char *error, size_t size)
+{
+	struct cprof_error err = { 0 };
+	struct cprof_profile *profile = cprof_profile_read(path, &err);
+
+	if (profile) {
+		cprof_profile_free(profile);
+		return true;
+	}
+	if (err.line)
+		snprintf(error, size, "not a profile: line %llu: %s", err.line, err.text);
+	else
+		snprintf(error, size, "not a profile: %s", err.text);
+	return false;
+}
+
 /* Keeps the body of `fetch`, ok, as a file of the round. */
 static void keep(struct round *round, struct cprof_fetch *fetch, const char *kind)
 {
 	const struct cprof_target *target = &round->targets->items[fetch->target];
 	struct kept *k = &round->kept[round->num_kept];
-	char file[160], error[512];
+	char file[160], error[700];
 
-	snprintf(file, sizeof(file), "%s-r%u-t%llu-%s.pb.gz", round->stamp, round->number,
-		 target->line, kind);
+	bool gzip = fetch->len >= 2 && fetch->data[0] == 0x1f && fetch->data[1] == 0x8b;
+
+	snprintf(file, sizeof(file), "%s-r%u-t%llu-%s.%s", round->stamp, round->number,
+		 target->line, kind, gzip ? "pb.gz" : "prof");
 	memset(k, 0, sizeof(*k));
 	now_utc(k->time, k->date);
 	k->path = cprof_outdir_keep(round->out, file, fetch->data, fetch->len, k->sha256, error,
 				    sizeof(error));
 	if (!k->path) {
 		add_failure(round, target->url, fetch->target, kind, error);
+		return;
+	}
+	if (!readable(k->path, error, sizeof(error))) {
+		add_failure(round, target->url, fetch->target, kind, error);
+		unlink(k->path);
+		free(k->path);
 		return;
 	}
 	k->file = cprof_xstrdup(file);

@@ -14,7 +14,8 @@ http://ADDR/NAME, whose /debug/pprof/... answers as NAME says:
   bomb        64 KiB of gzip that inflates to 64 MiB of zeros
   truncated   the first half of ok's gzip stream
   empty       200 and no body
-  junkgz      gzip of text: collected, but no profile to load
+  junkgz      gzip of text, not a profile
+  cumflat     a cprof flat that reads, but does not load (cum true)
 
 Standard library only, as the tests' own."""
 
@@ -120,6 +121,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.answer(200, OK[: len(OK) // 2])
         if name == "junkgz":
             return self.answer(200, gzip.compress(b"this is not a profile\n"))
+        if name == "cumflat":
+            return self.answer(200, b'{"cprof":"flat","version":1,"by":"function","cum":true,'
+                               b'"sources":["x"],"total":10,"other":0,'
+                               b'"entries":[{"key":"a","count":10,"p":1}]}\n')
         if name == "empty":
             return self.answer(200, b"")
         return self.answer(404, b"no such fake target\n")
