@@ -16,6 +16,7 @@ http://ADDR/NAME, whose /debug/pprof/... answers as NAME says:
   empty       200 and no body
   junkgz      gzip of text, not a profile
   cumflat     a cprof flat that reads, but does not load (cum true)
+  file        the file named by the second argument, as it is
 
 Standard library only, as the tests' own."""
 
@@ -125,6 +126,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.answer(200, b'{"cprof":"flat","version":1,"by":"function","cum":true,'
                                b'"sources":["x"],"total":10,"other":0,'
                                b'"entries":[{"key":"a","count":10,"p":1}]}\n')
+        if name == "file" and len(sys.argv) > 2:
+            with open(sys.argv[2], "rb") as f:
+                return self.answer(200, f.read())
         if name == "empty":
             return self.answer(200, b"")
         return self.answer(404, b"no such fake target\n")

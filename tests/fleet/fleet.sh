@@ -5,7 +5,8 @@
 #   build_fleet          builds tests/fleet (Go) into ./fleet, or skips
 #   start_service NAME H L   a service burning H units in main.burnHeavy for
 #                        each L in main.burnLight; its address in $addr
-#   start_fakes          tests/fleet/fake.py; its address in $fakes
+#   start_fakes [FILE]   tests/fleet/fake.py (serving FILE as target "file");
+#                        its address in $fakes
 
 fleet_pids=""
 trap 'for pid in $fleet_pids; do kill "$pid" 2>/dev/null || true; done; rm -rf "$tmp"' EXIT
@@ -42,7 +43,7 @@ start_service() {
 start_fakes() {
 	command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
 	rm -f fakes.addr
-	python3 "$abs_srcdir/tests/fleet/fake.py" fakes.addr 2>fakes.err &
+	python3 "$abs_srcdir/tests/fleet/fake.py" fakes.addr "$@" 2>fakes.err &
 	fleet_pids="$fleet_pids $!"
 	wait_file fakes.addr "tests/fleet/fake.py"
 	fakes=$(cat fakes.addr)
