@@ -10,8 +10,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <glib.h>
 #include <jansson.h>
 
+#include "lib/hash.h"
 #include "lib/json.h"
 #include "lib/jsonout.h"
 #include "lib/profile.h"
@@ -87,6 +89,7 @@ struct round {
 	struct kept *kept;
 	size_t num_kept;
 	const char **fetch_kind;       /* per fetch */
+	const size_t *machine;         /* per target: the first of its URL */
 	struct cprof_fetch *all;
 };
 
@@ -122,10 +125,14 @@ static void add_failure(struct round *round, const char *target, size_t index, c
 			const char *error)
 {
 	json_t *failure = json_object();
+	bool replaced;
+	/* A reason may quote a server's or a file's bytes: valid UTF-8 only. */
+	char *text = cprof_utf8_sanitize(error, strlen(error), &replaced);
 
 	cprof_json_set(failure, "target", cprof_json_string(target));
 	cprof_json_set(failure, "kind", cprof_json_string(kind));
-	cprof_json_set(failure, "error", cprof_json_string(error));
+	cprof_json_set(failure, "error", cprof_json_string(text));
+	free(text);
 	json_array_append_new(round->failed, failure);
 	if (index < round->targets->len && !round->target_failed[index]) {
 		round->target_failed[index] = true;
@@ -209,13 +216,15 @@ static bool on_done(void *data, struct cprof_fetch *fetch)
 	const char *kind = round->fetch_kind[fetch - round->all];
 
 	round->done++;
-	if (fetch->error[0])
+	if (fetch->error)
 		add_failure(round, round->targets->items[fetch->target].url, fetch->target, kind,
 			    fetch->error);
 	else
 		keep(round, fetch, kind);
 	free(fetch->data);
 	fetch->data = NULL;
+	free(fetch->error);
+	fetch->error = NULL;
 	progress(round);
 	if (!round->stopped && too_many_failures(round))
 		round->stopped = true;
@@ -261,6 +270,7 @@ static struct cprof_fetch *plan(struct round *round, const size_t *chosen, char 
 				 kinds[k].path, opts->seconds);
 			fetches[n].url = (*urls)[n];
 			fetches[n].target = chosen[i];
+			fetches[n].machine = round->machine[chosen[i]];
 			fetches[n].seconds = (cpu ? opts->seconds : 0) + opts->timeout;
 			round->fetch_kind[n] = kinds[k].name;
 			n++;
@@ -462,6 +472,29 @@ static bool run_round(struct round *round, struct cprof_sampler *sampler,
 	return round->stopped;
 }
 
+/* Each target's machine: the first target of its URL, so that lines of
+ * one URL are never fetched at once (a Go service profiles its CPU for
+ * one request at a time). */
+static size_t *machines(const struct cprof_targets *targets)
+{
+	GHashTable *first = g_hash_table_new(cprof_str_hash, g_str_equal);
+	size_t *machine = cprof_xcalloc(targets->len + 1, sizeof(*machine));
+	size_t i;
+
+	for (i = 0; i < targets->len; i++) {
+		gpointer found;
+
+		if (g_hash_table_lookup_extended(first, targets->items[i].url, NULL, &found)) {
+			machine[i] = GPOINTER_TO_SIZE(found);
+		} else {
+			machine[i] = i;
+			g_hash_table_insert(first, targets->items[i].url, GSIZE_TO_POINTER(i));
+		}
+	}
+	g_hash_table_destroy(first);
+	return machine;
+}
+
 /* Sleeps until `when` (monotonic seconds). */
 static void sleep_until(double when)
 {
@@ -494,6 +527,7 @@ int cprof_collect_run(const struct cprof_collect_options *opts,
 		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
 	}
 	round.stamp = stamp;
+	round.machine = machines(targets);
 	round.out = cprof_outdir_open(opts->out);
 	if (opts->db)
 		round.db = cprof_dbload_open(opts->db, opts->loader);
@@ -518,5 +552,6 @@ int cprof_collect_run(const struct cprof_collect_options *opts,
 	cprof_dbload_close(round.db);
 	cprof_outdir_close(round.out);
 	cprof_sampler_free(sampler);
+	free((size_t *)round.machine);
 	return any_stopped ? EXIT_VERDICT : EXIT_OK;
 }

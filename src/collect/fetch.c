@@ -47,12 +47,14 @@ static void fail(struct transfer *t, const char *fmt, ...) __attribute__((format
 static void fail(struct transfer *t, const char *fmt, ...)
 {
 	va_list ap;
+	char text[320];
 
-	if (t->fetch->error[0])
+	if (t->fetch->error)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(t->fetch->error, sizeof(t->fetch->error), fmt, ap);
+	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
+	t->fetch->error = cprof_xstrdup(text);
 }
 
 /* Inflates `n` more bytes of a gzip body into nothing, counting; false
@@ -293,7 +295,7 @@ struct run {
 	const struct cprof_fetch_limits *limits;
 	struct cprof_fetch *fetches;
 	size_t count, next, active;
-	bool *busy;            /* per target: a fetch of it running */
+	bool *busy;            /* per machine: a fetch of it running */
 	size_t num_busy;
 	bool stopped;
 	CURLM *multi;
@@ -310,10 +312,10 @@ static void start_more(struct run *run)
 		struct cprof_fetch *fetch = &run->fetches[i];
 		struct transfer *t;
 
-		if (fetch->started || run->busy[fetch->target])
+		if (fetch->started || run->busy[fetch->machine])
 			continue;
 		fetch->started = true;
-		run->busy[fetch->target] = true;
+		run->busy[fetch->machine] = true;
 		t = transfer_new(run->limits, fetch);
 		if (curl_multi_add_handle(run->multi, t->easy) != CURLM_OK)
 			cprof_die("libcurl: cannot start a transfer");
@@ -339,12 +341,12 @@ static void reap(struct run *run, cprof_fetch_done_fn *done, void *data)
 			continue;
 		}
 		t->fetch->elapsed = since(&t->start);
-		if (t->fetch->error[0]) {
+		if (t->fetch->error) {
 			free(t->fetch->data);
 			t->fetch->data = NULL;
 			t->fetch->len = 0;
 		}
-		run->busy[t->fetch->target] = false;
+		run->busy[t->fetch->machine] = false;
 		run->active--;
 		if (!done(data, t->fetch))
 			run->stopped = true;
@@ -361,8 +363,8 @@ void cprof_fetch_all(const struct cprof_fetch_limits *limits, struct cprof_fetch
 	if (!run.multi)
 		cprof_die("libcurl: cannot make a multi handle");
 	for (i = 0; i < count; i++)
-		if (fetches[i].target + 1 > run.num_busy)
-			run.num_busy = fetches[i].target + 1;
+		if (fetches[i].machine + 1 > run.num_busy)
+			run.num_busy = fetches[i].machine + 1;
 	run.busy = cprof_xcalloc(run.num_busy + 1, sizeof(*run.busy));
 	for (;;) {
 		int running;

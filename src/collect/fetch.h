@@ -11,12 +11,13 @@
 /* One GET: what the caller asks, then what came of it. */
 struct cprof_fetch {
 	const char *url;       /* the whole URL, not copied */
-	size_t target;         /* no two fetches of one target run at once */
+	size_t target;         /* the caller's */
+	size_t machine;        /* no two fetches of one machine run at once */
 	long seconds;          /* the most the whole GET may take */
 	bool started;
 	unsigned char *data;   /* the body as received (owned: free), or NULL */
 	size_t len;
-	char error[320];       /* why it failed, or "" */
+	char *error;           /* why it failed (owned: free), or NULL */
 	double elapsed;        /* its seconds, from its start */
 };
 
