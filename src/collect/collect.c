@@ -71,6 +71,7 @@ struct kept {
 	char time[32], date[11], sha256[65];
 	size_t bytes;
 	double seconds;
+	int loaded;                    /* -1 not tried, 0 failed, 1 loaded */
 };
 
 struct round {
@@ -88,6 +89,8 @@ struct round {
 	json_t *failed;
 	struct kept *kept;
 	size_t num_kept;
+	size_t next_load;              /* the first kept not yet loading */
+	struct kept *loading;          /* the one loading, or NULL */
 	const char **fetch_kind;       /* per fetch */
 	const size_t *machine;         /* per target: the first of its URL */
 	struct cprof_fetch *all;
@@ -280,32 +283,72 @@ static struct cprof_fetch *plan(struct round *round, const size_t *chosen, char 
 	return fetches;
 }
 
-/* The target's dimensions that are the store's: tags of its load. */
-static void load_kept(struct round *round, struct kept *k)
+/* Starts loading `k`: the target's dimensions that are the store's are
+ * the tags of its load. */
+static void load_start(struct round *round, struct kept *k)
 {
 	const struct cprof_target *t = k->target;
 	const char **names = cprof_xcalloc(t->num_dims + 1, sizeof(*names));
 	const char **values = cprof_xcalloc(t->num_dims + 1, sizeof(*values));
 	size_t i, n = 0;
-	char error[512] = "";
 
 	for (i = 0; i < t->num_dims; i++)
 		if (cprof_dbload_is_dim(round->db, t->dim_names[i])) {
 			names[n] = t->dim_names[i];
 			values[n++] = t->dim_values[i];
 		}
-	if (!cprof_dbload_file(round->db, k->path, names, values, n, k->date, error,
-			       sizeof(error))) {
-		char what[700];
-
-		snprintf(what, sizeof(what), "not loaded into %s (kept as %s): %s", round->opts->db,
-			 k->path, error);
-		add_failure(round, t->url, k->index, k->kind, what);
-	} else {
-		round->ok++;
-	}
+	cprof_dbload_start(round->db, k->path, names, values, n, k->date);
+	round->loading = k;
 	free(names);
 	free(values);
+}
+
+/* Takes the end of the running load, when it has ended (`wait`: once it
+ * has); true when none runs any more. */
+static bool load_reap(struct round *round, bool wait)
+{
+	struct kept *k = round->loading;
+	char error[512], what[700];
+	bool ok;
+
+	if (!k)
+		return true;
+	if (!cprof_dbload_reap(round->db, wait, &ok, error, sizeof(error)))
+		return false;
+	round->loading = NULL;
+	k->loaded = ok;
+	if (!ok) {
+		snprintf(what, sizeof(what), "not loaded into %s (kept as %s): %s", round->opts->db,
+			 k->path, error);
+		add_failure(round, k->target->url, k->index, k->kind, what);
+	}
+	return true;
+}
+
+/* Between fetches: the next load starts as the last ends, so that
+ * loading overlaps collecting.  Returns the running load's descriptor. */
+static int load_tick(void *data)
+{
+	struct round *round = data;
+
+	if (!round->db)
+		return -1;
+	if (load_reap(round, false) && round->next_load < round->num_kept)
+		load_start(round, &round->kept[round->next_load++]);
+	return cprof_dbload_fd(round->db);
+}
+
+/* Loads what is left of the round's profiles, one after the other. */
+static void load_rest(struct round *round)
+{
+	if (!round->db)
+		return;
+	for (;;) {
+		load_reap(round, true);
+		if (round->next_load == round->num_kept)
+			return;
+		load_start(round, &round->kept[round->next_load++]);
+	}
 }
 
 /* The manifest's line of a kept profile. */
@@ -387,24 +430,16 @@ static void local_end(struct round *round, const struct cprof_target *local,
 	round->num_kept++;
 }
 
-/* Loads (with --db) what the round kept and writes its manifest lines. */
+/* Writes the manifest lines of what the round kept. */
 static void finish_kept(struct round *round)
 {
 	size_t i;
 
 	for (i = 0; i < round->num_kept; i++) {
 		struct kept *k = &round->kept[i];
-		int loaded = -1;
 
-		if (round->db) {
-			size_t before = round->ok;
-
-			load_kept(round, k);
-			loaded = round->ok > before;
-		} else {
-			round->ok++;
-		}
-		cprof_outdir_manifest(round->out, manifest_line(round, k, loaded));
+		round->ok += !round->db || k->loaded == 1;
+		cprof_outdir_manifest(round->out, manifest_line(round, k, round->db ? k->loaded : -1));
 		free(k->path);
 		free(k->file);
 	}
@@ -454,9 +489,10 @@ static bool run_round(struct round *round, struct cprof_sampler *sampler,
 	round->kept = cprof_xcalloc(round->fetches + 2, sizeof(*round->kept));
 	if (local)
 		perf_running = local_start(round, local, &perf);
-	cprof_fetch_all(&limits, round->all, round->fetches, on_done, round);
+	cprof_fetch_all(&limits, round->all, round->fetches, on_done, load_tick, round);
 	if (perf_running)
 		local_end(round, local, &perf);
+	load_rest(round);
 	if (opts->progress)
 		fputs("\r\033[K", stderr);
 	finish_kept(round);
@@ -545,7 +581,8 @@ int cprof_collect_run(const struct cprof_collect_options *opts,
 		round.done = round.ok = round.failed_targets = 0;
 		round.bytes = 0;
 		round.stopped = false;
-		round.num_kept = 0;
+		round.num_kept = round.next_load = 0;
+		round.loading = NULL;
 		if (run_round(&round, sampler, opts->local ? &local : NULL))
 			any_stopped = true;
 	}

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,10 @@ struct cprof_dbload {
 	char *url;
 	char **dims;
 	struct cprof_loader *loader;
+	pid_t pid;             /* the load running, or 0 */
+	int err_fd;            /* its standard error */
+	char msg[4096];        /* the tail of what it wrote there */
+	size_t msg_len;
 };
 
 /* The dimensions of the store `url`, as store.c's opening reads them. */
@@ -81,74 +86,120 @@ static void load_child(struct cprof_dbload *db, const char *path, const char *co
 	_exit(0);
 }
 
-/* Reads the child's standard error from `fd` into `error` (its last
- * line, without the program's prefix). */
-static void read_message(int fd, char *error, size_t size)
+/* Reads what the running child wrote on its standard error, keeping the
+ * tail; returns true at its end (EOF). */
+static bool drain(struct cprof_dbload *db)
 {
-	char buf[4096];
-	size_t len = 0;
-	ssize_t n;
-	char *line, *end;
-	size_t prefix = strlen(cprof_progname) + 2;
+	for (;;) {
+		ssize_t n = read(db->err_fd, db->msg + db->msg_len,
+				 sizeof(db->msg) - 1 - db->msg_len);
 
-	while ((n = read(fd, buf + len, sizeof(buf) - 1 - len)) != 0) {
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			break;
-		len += (size_t)n;
-		if (len == sizeof(buf) - 1) {
-			/* Keep the tail: the message that ended the child. */
-			memmove(buf, buf + len / 2, len - len / 2);
-			len -= len / 2;
+			return errno != EAGAIN && errno != EWOULDBLOCK;
+		if (n == 0)
+			return true;
+		db->msg_len += (size_t)n;
+		if (db->msg_len == sizeof(db->msg) - 1) {
+			/* Keep the tail: the message that ends the child. */
+			memmove(db->msg, db->msg + db->msg_len / 2, db->msg_len - db->msg_len / 2);
+			db->msg_len -= db->msg_len / 2;
 		}
 	}
-	buf[len] = '\0';
-	while (len > 0 && buf[len - 1] == '\n')
-		buf[--len] = '\0';
-	line = (end = strrchr(buf, '\n')) ? end + 1 : buf;
-	if (strncmp(line, cprof_progname, prefix - 2) == 0 && strncmp(line + prefix - 2, ": ", 2) == 0)
-		line += prefix;
+}
+
+/* The child's last line on standard error, without the program's
+ * prefix, into `error`. */
+static void last_line(struct cprof_dbload *db, char *error, size_t size)
+{
+	size_t len = db->msg_len, prefix = strlen(cprof_progname);
+	char *line, *end;
+
+	db->msg[len] = '\0';
+	while (len > 0 && db->msg[len - 1] == '\n')
+		db->msg[--len] = '\0';
+	line = (end = strrchr(db->msg, '\n')) ? end + 1 : db->msg;
+	if (strncmp(line, cprof_progname, prefix) == 0 && strncmp(line + prefix, ": ", 2) == 0)
+		line += prefix + 2;
 	snprintf(error, size, "%s", line);
 }
 
-bool cprof_dbload_file(struct cprof_dbload *db, const char *path, const char *const *names,
-		       const char *const *values, size_t count, const char *date, char *error,
-		       size_t size)
+void cprof_dbload_start(struct cprof_dbload *db, const char *path, const char *const *names,
+			const char *const *values, size_t count, const char *date)
 {
-	int fds[2], status = 0;
-	pid_t pid;
+	int fds[2];
 
+	if (db->pid > 0)
+		cprof_die("a load started while another runs");
 	fflush(stdout);
 	fflush(stderr);
 	if (pipe(fds) != 0)
 		cprof_die("a pipe: %s", strerror(errno));
-	pid = fork();
-	if (pid < 0)
+	db->pid = fork();
+	if (db->pid < 0)
 		cprof_die("fork: %s", strerror(errno));
-	if (pid == 0) {
+	if (db->pid == 0) {
 		close(fds[0]);
 		dup2(fds[1], STDERR_FILENO);
 		close(fds[1]);
 		load_child(db, path, names, values, count, date);
 	}
 	close(fds[1]);
-	read_message(fds[0], error, size);
-	close(fds[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+	fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK | O_CLOEXEC);
+	fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+	db->err_fd = fds[0];
+	db->msg_len = 0;
+}
+
+int cprof_dbload_fd(const struct cprof_dbload *db)
+{
+	return db->pid > 0 ? db->err_fd : -1;
+}
+
+bool cprof_dbload_reap(struct cprof_dbload *db, bool wait, bool *ok, char *error, size_t size)
+{
+	int status = 0;
+
+	if (db->pid <= 0)
+		return false;
+	if (wait)
+		fcntl(db->err_fd, F_SETFL, fcntl(db->err_fd, F_GETFL) & ~O_NONBLOCK);
+	if (!drain(db))
+		return false;
+	close(db->err_fd);
+	while (waitpid(db->pid, &status, 0) < 0 && errno == EINTR)
 		continue;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		return true;
-	if (!error[0])
+	db->pid = 0;
+	*ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	error[0] = '\0';
+	if (!*ok)
+		last_line(db, error, size);
+	if (!*ok && !error[0])
 		snprintf(error, size, "the load ended with status %d",
 			 WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
-	return false;
+	return true;
+}
+
+bool cprof_dbload_file(struct cprof_dbload *db, const char *path, const char *const *names,
+		       const char *const *values, size_t count, const char *date, char *error,
+		       size_t size)
+{
+	bool ok = false;
+
+	cprof_dbload_start(db, path, names, values, count, date);
+	cprof_dbload_reap(db, true, &ok, error, size);
+	return ok;
 }
 
 void cprof_dbload_close(struct cprof_dbload *db)
 {
+	bool ok;
+	char error[8];
+
 	if (!db)
 		return;
+	cprof_dbload_reap(db, true, &ok, error, sizeof(error));
 	g_strfreev(db->dims);
 	free(db->url);
 	free(db);

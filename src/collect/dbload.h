@@ -23,7 +23,21 @@ bool cprof_dbload_file(struct cprof_dbload *db, const char *path, const char *co
 		       const char *const *values, size_t count, const char *date, char *error,
 		       size_t size);
 
-/* Frees what `db` holds; accepts NULL. */
+/* Starts loading `path` as cprof_dbload_file does, in a child process,
+ * and returns at once; one load runs at a time (dies when one runs). */
+void cprof_dbload_start(struct cprof_dbload *db, const char *path, const char *const *names,
+			const char *const *values, size_t count, const char *date);
+
+/* The descriptor that becomes readable as the running load ends (or
+ * writes), for poll; -1 when none runs. */
+int cprof_dbload_fd(const struct cprof_dbload *db);
+
+/* Whether the running load has ended (with `wait`, once it has): then
+ * *ok says whether it loaded, `error` why not.  False when none runs or
+ * it has not ended. */
+bool cprof_dbload_reap(struct cprof_dbload *db, bool wait, bool *ok, char *error, size_t size);
+
+/* Waits for a running load, then frees what `db` holds; accepts NULL. */
 void cprof_dbload_close(struct cprof_dbload *db);
 
 #endif

@@ -355,7 +355,8 @@ static void reap(struct run *run, cprof_fetch_done_fn *done, void *data)
 }
 
 void cprof_fetch_all(const struct cprof_fetch_limits *limits, struct cprof_fetch *fetches,
-		     size_t count, cprof_fetch_done_fn *done, void *data)
+		     size_t count, cprof_fetch_done_fn *done, cprof_fetch_tick_fn *tick,
+		     void *data)
 {
 	struct run run = { limits, fetches, count, 0, 0, NULL, 0, false, curl_multi_init() };
 	size_t i;
@@ -368,6 +369,7 @@ void cprof_fetch_all(const struct cprof_fetch_limits *limits, struct cprof_fetch
 	run.busy = cprof_xcalloc(run.num_busy + 1, sizeof(*run.busy));
 	for (;;) {
 		int running;
+		struct curl_waitfd wait;
 
 		start_more(&run);
 		if (run.active == 0)
@@ -375,7 +377,10 @@ void cprof_fetch_all(const struct cprof_fetch_limits *limits, struct cprof_fetch
 		if (curl_multi_perform(run.multi, &running) != CURLM_OK)
 			cprof_die("libcurl: the transfers failed");
 		reap(&run, done, data);
-		if (run.active > 0 && curl_multi_poll(run.multi, NULL, 0, 1000, NULL) != CURLM_OK)
+		wait.fd = tick ? tick(data) : -1;
+		wait.events = CURL_WAIT_POLLIN;
+		wait.revents = 0;
+		if (run.active > 0 && curl_multi_poll(run.multi, &wait, wait.fd >= 0, 1000, NULL) != CURLM_OK)
 			cprof_die("libcurl: poll failed");
 	}
 	free(run.busy);

@@ -31,12 +31,17 @@ struct cprof_fetch_limits {
  * fetch is to start (those running end first). */
 typedef bool cprof_fetch_done_fn(void *data, struct cprof_fetch *fetch);
 
+/* Called at each turn of the loop, for the caller's own work; returns a
+ * descriptor whose input is to wake the loop too, or -1. */
+typedef int cprof_fetch_tick_fn(void *data);
+
 /* Runs the `count` fetches, `limits->jobs` at a time, in order as their
- * targets are free, calling `done` as each ends; a fetch not started
- * when `done` said stop keeps started false.  Dies only when libcurl
- * cannot start. */
+ * machines are free, calling `done` as each ends and `tick` (or NULL) at
+ * each turn; a fetch not started when `done` said stop keeps started
+ * false.  Dies only when libcurl cannot start. */
 void cprof_fetch_all(const struct cprof_fetch_limits *limits, struct cprof_fetch *fetches,
-		     size_t count, cprof_fetch_done_fn *done, void *data);
+		     size_t count, cprof_fetch_done_fn *done, cprof_fetch_tick_fn *tick,
+		     void *data);
 
 /* Initializes libcurl (once, before any thread) and names its version. */
 void cprof_fetch_global_init(void);
