@@ -364,6 +364,7 @@ static const struct {
 	{ "GSL", CPROF_GSL_VERSION },
 	{ "CLP", CPROF_CLP_VERSION },
 	{ "SQLite", CPROF_SQLITE_VERSION },
+	{ "libcurl", CPROF_CURL_VERSION },
 };
 
 /* The libraries this program names in --version beyond GLib and jansson. */

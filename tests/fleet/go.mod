@@ -1,0 +1,3 @@
+module cprof.test/fleet
+
+go 1.19
