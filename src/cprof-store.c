@@ -13,6 +13,7 @@
 #include "lib/rows.h"
 #include "lib/text.h"
 #include "base/util.h"
+#include "store/store-sched.h"
 #include "store/store.h"
 
 enum {
@@ -28,6 +29,7 @@ enum {
 	OPT_TO,
 	OPT_RATIO,
 	OPT_LEVEL,
+	OPT_SCHED,
 };
 
 #define DEFAULT_DB "cprof.db"
@@ -45,10 +47,9 @@ static void usage(int status)
 		"              [--sample-type TYPE/UNIT] [--period N] PROFILE...\n"
 		"       %s [--db DB] query|top [-ct] [--where NAME=VALUE]... [--by=KEY]\n"
 		"              [--group NAME,...] [--from DATE] [--to DATE] [-n N]\n"
-		"              [--ratio NUMERATOR/DENOMINATOR [--level P]]\n"
+		"              [--ratio NUMERATOR/DENOMINATOR [--level P] [--sched FLEET]]\n"
 		"Keep profiles as rows with their dimensions; print flat distributions of them.\n"
-		"  --db DB         a SQLite file (default ./cprof.db) or\n"
-		"                  clickhouse://HOST[:PORT][/DATABASE]\n"
+		"  --db DB         a SQLite file (./cprof.db) or clickhouse://HOST[:PORT][/DB]\n"
 		"  --dims LIST     the store's dimensions (default app,platform,build,host)\n"
 		"  --cluster NAME  ClickHouse: a Distributed table over the cluster's shards\n"
 		"  --tag N=V       a dimension's value for the profiles loaded\n"
@@ -57,8 +58,9 @@ static void usage(int status)
 		"  --where N=V     only rows with that value (repeated name: any of the values)\n"
 		"  --group LIST    one flat per combination of these dimensions (JSON Lines)\n"
 		"  --from, --to    the first and last day, inclusive\n"
-		"  --ratio A/B     each key's counts of sample type A over B's, with intervals\n"
-		"                  at --level (0.95): cycles/instructions is a CPI\n"
+		"  --ratio A/B     each key's counts of type A over B's (cycles/instructions: a\n"
+		"                  CPI), intervals at --level (0.95); --sched FLEET: by --group\n"
+		"                  PLATFORM,APP, the cpi of FLEET's problem for cprof-sched\n"
 		"  -n, --top N     keep the first N entries (top: 10 by default)\n"
 		"  -c, --compact   JSON on one line;  -t, --text  an aligned table\n"
 		"  -h, --help      this help;  -V, --version  the version\n",
@@ -78,7 +80,7 @@ static const int load_options[] = { OPT_TAG, OPT_LABEL, OPT_DATE, CPROF_OPT_BY, 
 				     CPROF_OPT_SYMBOLS, CPROF_OPT_BINARY, CPROF_OPT_SAMPLE_TYPE,
 				     CPROF_OPT_PERIOD, 0 };
 static const int query_options[] = { OPT_WHERE, OPT_GROUP, OPT_FROM, OPT_TO, CPROF_OPT_BY,
-				     OPT_RATIO, OPT_LEVEL, 'n', 'c', 't', 0 };
+				     OPT_RATIO, OPT_LEVEL, OPT_SCHED, 'n', 'c', 't', 0 };
 
 /* How the groups of a query are printed. */
 struct query_output {
@@ -261,7 +263,8 @@ static void ratio_text(const struct cprof_store_ratio_result *result,
 }
 
 static void do_ratio(const char *url, const struct cprof_store_query_spec *spec,
-		     const char *const names[2], double level, const struct query_output *out)
+		     const char *const names[2], double level, const struct query_output *out,
+		     const char *sched)
 {
 	struct cprof_store_ratio_result result;
 	size_t i;
@@ -271,6 +274,11 @@ static void do_ratio(const char *url, const struct cprof_store_query_spec *spec,
 		for (i = 0; i < result.missing->len; i++)
 			cprof_warn("%s: shard %s did not answer: its profiles are left out",
 				   url, (char *)result.missing->items[i]);
+	if (sched) {
+		cprof_json_print(cprof_store_sched_problem(&result, sched), out->compact);
+		cprof_store_ratio_result_clear(&result);
+		return;
+	}
 	for (i = 0; i < result.groups.len; i++) {
 		const struct cprof_store_ratio_group *group = result.groups.items[i];
 
@@ -297,6 +305,7 @@ static const struct option long_options[] = {
 	{ "label", required_argument, NULL, OPT_LABEL },
 	{ "level", required_argument, NULL, OPT_LEVEL },
 	{ "ratio", required_argument, NULL, OPT_RATIO },
+	{ "sched", required_argument, NULL, OPT_SCHED },
 	{ "tag", required_argument, NULL, OPT_TAG },
 	{ "to", required_argument, NULL, OPT_TO },
 	{ "top", required_argument, NULL, 'n' },
@@ -310,6 +319,7 @@ struct options {
 	const char *db, *dims, *cluster, *group;
 	char date[11], from[11], to[11];
 	char *ratio[2];                  /* --ratio: numerator, denominator; or NULL */
+	const char *sched;               /* --sched FILE: the fleet's platforms and apps */
 	double level;                    /* --level, or 0: not given */
 	bool compact, text, top_given;
 	uint64_t top;
@@ -368,6 +378,9 @@ static void store_option(struct options *opts, int opt, char **argv)
 		break;
 	case OPT_RATIO:
 		parse_ratio(optarg, opts->ratio);
+		break;
+	case OPT_SCHED:
+		opts->sched = optarg;
 		break;
 	case OPT_LEVEL:
 		opts->level = cprof_option_double("--level", optarg);
@@ -448,6 +461,11 @@ static void check_options(const struct options *opts, const struct allowed *comm
 		cprof_die("--text and --compact exclude each other");
 	if (opts->level > 0 && !opts->ratio[0])
 		cprof_die("--level: the level of --ratio's intervals, and no --ratio");
+	if (opts->sched && !opts->ratio[0])
+		cprof_die("--sched: the cpi of a problem is a --ratio (cycles/instructions), and no "
+			  "--ratio");
+	if (opts->sched && opts->text)
+		cprof_die("--sched and --text exclude each other");
 	if (opts->from[0] && opts->to[0] && strcmp(opts->from, opts->to) > 0)
 		cprof_die("--from %s is after --to %s", opts->from, opts->to);
 }
@@ -476,7 +494,7 @@ static void run_command(struct options *opts, const struct allowed *command, cha
 
 		if (opts->ratio[0])
 			do_ratio(opts->db, &spec, (const char *const *)opts->ratio,
-				 opts->level > 0 ? opts->level : 0.95, &out);
+				 opts->level > 0 ? opts->level : 0.95, &out, opts->sched);
 		else
 			do_query(opts->db, &spec, opts->top, opts->compact, opts->text);
 	}

@@ -19,6 +19,7 @@
 struct sums {
 	uint64_t count[2];     /* the numerator's and the denominator's */
 	double squares;        /* over the profiles i: (a_i - R b_i)^2, R = a / b */
+	size_t profiles;       /* the profiles holding it (a cell of counts) */
 };
 
 /* The counts of one key, or of every key, in one profile. */
@@ -147,6 +148,8 @@ static void add_squares(GHashTable *cells)
 		struct sums *sums = cell->sums;
 		double d;
 
+		if (cell->count[0] || cell->count[1])
+			sums->profiles++;
 		if (!sums->count[1])
 			continue;
 		d = (double)cell->count[0] -
@@ -155,15 +158,18 @@ static void add_squares(GHashTable *cells)
 	}
 }
 
-/* The entry of `sums` over `n` profiles: the ratio, and its interval at
- * `level` when there are two profiles or more and neither count is 0.
- * The ratio estimator's variance over the profiles (a sample of the
- * fleet), n/(n-1) sum (a_i - R b_i)^2 / b^2, taken to the log scale by
- * the delta method, so that the interval stays positive; Student's t of
- * n-1 degrees. */
-static struct cprof_store_ratio_entry entry_of(const struct sums *sums, size_t n, double level)
+/* The entry of `sums`: the ratio, and its interval at `level` when two
+ * profiles or more hold it and neither count is 0.  The ratio
+ * estimator's variance over the n profiles that hold it (a sample of the
+ * fleet; a profile without the key adds nothing to the sum of squares,
+ * and counting it would forge degrees of freedom: a key of one profile
+ * would have an interval of width 0), n/(n-1) sum (a_i - R b_i)^2 / b^2,
+ * taken to the log scale by the delta method, so that the interval stays
+ * positive; Student's t of n-1 degrees. */
+static struct cprof_store_ratio_entry entry_of(const struct sums *sums, double level)
 {
 	struct cprof_store_ratio_entry e = { NULL, sums->count[0], sums->count[1], NAN, NAN, NAN };
+	size_t n = sums->profiles;
 	double var, se, t;
 
 	if (!sums->count[1])
@@ -202,12 +208,12 @@ static struct cprof_store_ratio_group *finish_group(struct rgroup *group, double
 	out->values = group->values;
 	group->values = NULL;
 	out->profiles = g_hash_table_size(group->profiles);
-	out->whole = entry_of(&group->whole, out->profiles, level);
+	out->whole = entry_of(&group->whole, level);
 	out->num_entries = g_hash_table_size(group->keys);
 	out->entries = cprof_xcalloc(out->num_entries + 1, sizeof(*out->entries));
 	g_hash_table_iter_init(&iter, group->keys);
 	while (g_hash_table_iter_next(&iter, &key, &value)) {
-		out->entries[i] = entry_of(value, out->profiles, level);
+		out->entries[i] = entry_of(value, level);
 		out->entries[i++].key = cprof_xstrdup(key);
 	}
 	qsort(out->entries, out->num_entries, sizeof(*out->entries), entry_cmp);
