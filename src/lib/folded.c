@@ -14,7 +14,7 @@
 #include "folded.h"
 #include "base/hash.h"
 #include "base/input.h"
-#include "profile.h"
+#include "profile-core.h"
 #include "base/ptrs.h"
 #include "base/util.h"
 

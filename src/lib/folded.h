@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "base/input.h"
-#include "profile.h"
+#include "profile-core.h"
 
 /* Reads folded stacks from `in` into `profile`: its distinct stacks and
  * total, their sample type and period (from `options`, NULL for none, and

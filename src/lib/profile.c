@@ -369,38 +369,78 @@ static int take_byte_order_mark(struct cprof_input *in, struct cprof_error *err)
 	return 0;
 }
 
+/* A gperftools CPU profile counts samples. */
+static int read_gperf(struct cprof_input *in, struct cprof_profile *profile,
+		      const struct cprof_read_options *options, struct cprof_error *err)
+{
+	int status = cprof_gperf_read(in, profile, err);
+
+	if (status == 0)
+		status = check_type_index("samples/count", options ? options->sample_index : NULL,
+					  err);
+	return status;
+}
+
+static int read_perfdata(struct cprof_input *in, struct cprof_profile *profile,
+			 const struct cprof_read_options *options, struct cprof_error *err)
+{
+	return cprof_perfdata_read(in, profile, options ? options->sample_index : NULL, err);
+}
+
+static int read_heap(struct cprof_input *in, struct cprof_profile *profile,
+		     const struct cprof_read_options *options, struct cprof_error *err)
+{
+	return cprof_heap_read(in, profile, options ? options->sample_index : NULL, err);
+}
+
+/* A gzip stream: a profile.proto as pprof writes it. */
+static bool is_gzip(const unsigned char *data, size_t len)
+{
+	return len >= 2 && data[0] == 0x1f && data[1] == 0x8b;
+}
+
+/* Any input the formats above did not take: the text formats (and a
+ * profile.proto not compressed) tell themselves apart in read_text. */
+static bool is_any(const unsigned char *data, size_t len)
+{
+	(void)data;
+	(void)len;
+	return true;
+}
+
+/* The formats, in the order they are tried: how many first bytes tell
+ * each, how they tell it, and its reader. */
+static const struct format_reader {
+	size_t head;
+	bool (*is)(const unsigned char *data, size_t len);
+	int (*read)(struct cprof_input *in, struct cprof_profile *profile,
+		    const struct cprof_read_options *options, struct cprof_error *err);
+} readers[] = {
+	{ 4, cprof_gperf_sniff, read_gperf },        /* gperftools CPU profile */
+	{ 8, cprof_perfdata_sniff, read_perfdata },  /* perf.data, through perf script */
+	{ 8, is_gzip, cprof_proto_read },            /* profile.proto, gzipped */
+	{ SNIFF_BYTES, cprof_heap_sniff, read_heap }, /* gperftools or Go heap profile */
+	{ SNIFF_BYTES, is_any, read_text },          /* flat, speedscope, .cpuprofile,
+						      * folded, perf script, profile.proto */
+};
+
 /* Reads the input with the reader its first bytes call for. */
 static int read_by_content(struct cprof_input *in, struct cprof_profile *profile,
 			   const struct cprof_read_options *options, struct cprof_error *err)
 {
-	const char *request = options ? options->sample_index : NULL;
-	long long got;
-	int status;
+	size_t i;
 
 	if (take_byte_order_mark(in, err) < 0)
 		return -1;
-	got = cprof_input_fill(in, 4, err);
-	if (got < 0)
-		return -1;
-	if (cprof_gperf_sniff(cprof_input_data(in), (size_t)got)) {
-		status = cprof_gperf_read(in, profile, err);
-		if (status == 0)
-			status = check_type_index("samples/count", request, err);
-		return status;
+	for (i = 0; i < sizeof(readers) / sizeof(readers[0]); i++) {
+		long long got = cprof_input_fill(in, readers[i].head, err);
+
+		if (got < 0)
+			return -1;
+		if (readers[i].is(cprof_input_data(in), (size_t)got))
+			return readers[i].read(in, profile, options, err);
 	}
-	got = cprof_input_fill(in, 8, err);
-	if (got < 0)
-		return -1;
-	if (cprof_perfdata_sniff(cprof_input_data(in), (size_t)got))
-		return cprof_perfdata_read(in, profile, request, err);
-	if (got >= 2 && cprof_input_data(in)[0] == 0x1f && cprof_input_data(in)[1] == 0x8b)
-		return cprof_proto_read(in, profile, options, err);
-	got = cprof_input_fill(in, SNIFF_BYTES, err);
-	if (got < 0)
-		return -1;
-	if (cprof_heap_sniff(cprof_input_data(in), (size_t)got))
-		return cprof_heap_read(in, profile, request, err);
-	return read_text(in, profile, options, err);
+	return -1;
 }
 
 struct cprof_profile *cprof_profile_read_with(const char *name,
@@ -430,40 +470,6 @@ struct cprof_profile *cprof_profile_read_with(const char *name,
 		return NULL;
 	}
 	return profile;
-}
-
-int cprof_sample_index_pick(const char *const *types, const char *const *units, size_t n,
-			    const char *default_type, const char *request,
-			    struct cprof_error *err)
-{
-	GString *choices;
-	uint64_t number;
-	size_t i;
-
-	if (!request) {
-		if (default_type && default_type[0])
-			for (i = 0; i < n; i++)
-				if (strcmp(types[i], default_type) == 0)
-					return (int)i;
-		return (int)n - 1;
-	}
-	if (cprof_parse_u64(request, &number)) {
-		if (number < n)
-			return (int)number;
-	} else {
-		const char *bare = strncmp(request, "inuse_", 6) == 0 ? request + 6 : request;
-
-		for (i = 0; i < n; i++)
-			if (strcmp(types[i], request) == 0 || strcmp(types[i], bare) == 0)
-				return (int)i;
-	}
-	choices = g_string_new(NULL);
-	for (i = 0; i < n; i++)
-		g_string_append_printf(choices, "%s%zu %s/%s", i ? ", " : "", i, types[i], units[i]);
-	cprof_error_set(err, "--sample-index=%s: the profile's sample types are %s", request,
-			choices->str);
-	g_string_free(choices, TRUE);
-	return -1;
 }
 
 void cprof_profile_free(struct cprof_profile *profile)
