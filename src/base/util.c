@@ -1,4 +1,5 @@
-/* util.c: messages, checked allocation and number parsing. */
+/* util.c: messages, errors, checked allocation, option parsing, --version,
+ * UTF-8 repair and the escape of names in text outputs. */
 #include "config.h"
 
 #include <errno.h>

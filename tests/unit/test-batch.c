@@ -1,4 +1,4 @@
-/* test-batch.c: src/store-batch.c writes a batch's rows as one Native
+/* test-batch.c: src/store/store-batch.c writes a batch's rows as one Native
  * block, every row once, in the rows table's order: kind, dimensions,
  * date, key, each String in ClickHouse's order (bytes unsigned, a prefix
  * first).  The block is read back here, by the format's own rules. */
