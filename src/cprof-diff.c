@@ -182,8 +182,8 @@ static void print_folded(const struct cprof_dist *a, const struct cprof_dist *b)
 		const struct cprof_entry *in_a = cprof_dist_find(a, key);
 		const struct cprof_entry *in_b = cprof_dist_find(b, key);
 
-		cprof_put_escaped(stdout, key, strlen(key), true);
-		printf(" %" PRIu64 " %" PRIu64 "\n", in_a ? in_a->count : 0, in_b ? in_b->count : 0);
+		cprof_folded_put_line(stdout, key, in_a ? in_a->count : 0, true,
+				      in_b ? in_b->count : 0);
 	}
 	cprof_ptrs_clear(&keys, NULL);
 }

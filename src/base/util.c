@@ -1,4 +1,5 @@
-/* util.c: messages, checked allocation and number parsing. */
+/* util.c: messages, errors, checked allocation, option parsing, --version,
+ * UTF-8 repair and the escape of names in text outputs. */
 #include "config.h"
 
 #include <errno.h>
@@ -171,7 +172,7 @@ static void vwarn(const char *fmt, va_list ap)
 
 	fflush(stdout);
 	fprintf(stderr, "%s: ", cprof_progname);
-	cprof_put_escaped(stderr, message, strlen(message), false);
+	cprof_put_escaped(stderr, message, strlen(message));
 	fputc('\n', stderr);
 	g_free(message);
 }
@@ -443,29 +444,6 @@ char *cprof_utf8_sanitize(const char *s, size_t len, bool *replaced)
 	return out;
 }
 
-static bool is_blank(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
-size_t cprof_folded_count_start(const char *line, size_t len)
-{
-	size_t i = len, point;
-
-	while (i > 0 && g_ascii_isdigit(line[i - 1]))
-		i--;
-	if (i > 0 && line[i - 1] == '.') {
-		point = --i;
-		while (i > 0 && g_ascii_isdigit(line[i - 1]))
-			i--;
-		if (i == point)
-			return 0;
-	} else if (i == len) {
-		return 0;
-	}
-	return i > 0 && is_blank(line[i - 1]) ? i : 0;
-}
-
 /* True when the backslash at s[i] starts \xNN. */
 static bool escape_at(const char *s, size_t len, size_t i)
 {
@@ -478,23 +456,13 @@ static void put_hex(FILE *out, unsigned char c)
 	fprintf(out, "\\x%02x", c);
 }
 
-void cprof_put_escaped(FILE *out, const char *s, size_t len, bool folded)
+void cprof_put_escaped(FILE *out, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	size_t i = 0, n, trailing = len, number_blank = len;
+	size_t i = 0, n;
 
-	if (folded) {
-		while (trailing > 0 && is_blank(s[trailing - 1]))
-			trailing--;
-		if (trailing == len) {
-			size_t start = cprof_folded_count_start(s, len);
-
-			number_blank = start > 0 ? start - 1 : len;
-		}
-	}
 	while (i < len) {
-		if (p[i] < 0x20 || p[i] == 0x7f || i >= trailing || i == number_blank ||
-		    (folded && i == 0 && p[i] == '#') || escape_at(s, len, i)) {
+		if (p[i] < 0x20 || p[i] == 0x7f || escape_at(s, len, i)) {
 			put_hex(out, p[i++]);
 			continue;
 		}
@@ -516,10 +484,10 @@ void cprof_put_escaped(FILE *out, const char *s, size_t len, bool folded)
 
 void cprof_put_text(FILE *out, const char *s)
 {
-	cprof_put_escaped(out, s, strlen(s), false);
+	cprof_put_escaped(out, s, strlen(s));
 }
 
-char *cprof_escape(const char *s, bool folded)
+char *cprof_escape(const char *s)
 {
 	char *text = NULL;
 	size_t size = 0;
@@ -527,7 +495,7 @@ char *cprof_escape(const char *s, bool folded)
 
 	if (!out)
 		cprof_die_oom();
-	cprof_put_escaped(out, s, strlen(s), folded);
+	cprof_put_escaped(out, s, strlen(s));
 	if (fclose(out) != 0)
 		cprof_die_oom();
 	return text;

@@ -111,21 +111,16 @@ char *cprof_utf8_sanitize(const char *s, size_t len, bool *replaced);
  * that no name can forge a line or drive a terminal: each C0 control byte
  * (tab, CR and LF among them), DEL, C1 control (U+0080 to U+009F) and
  * byte that is not UTF-8 as \xNN, and a backslash that would read as one
- * of those as \x5c.  With `folded`, also a leading '#', trailing blanks
- * and the blank before a trailing number, so that the line "KEY COUNT"
- * reads back as one count of KEY (cprof_unescape undoes it). */
-void cprof_put_escaped(FILE *out, const char *s, size_t len, bool folded);
+ * of those as \x5c (cprof_unescape undoes it).  A file format's own
+ * escapes live with its reader. */
+void cprof_put_escaped(FILE *out, const char *s, size_t len);
 
-/* Where the count (flamegraph.pl's \d+(\.\d*)?) that ends
- * line[0, len) after a blank starts; 0 when the line does not end so. */
-size_t cprof_folded_count_start(const char *line, size_t len);
-
-/* cprof_put_escaped of the NUL-terminated `s`, not folded. */
+/* cprof_put_escaped of the NUL-terminated `s`. */
 void cprof_put_text(FILE *out, const char *s);
 
 /* cprof_put_escaped of the NUL-terminated `s` into a newly allocated
  * string. */
-char *cprof_escape(const char *s, bool folded);
+char *cprof_escape(const char *s);
 
 /* Decodes each \xNN (two hex digits) of s[0, len) in place; returns the
  * new length. */

@@ -19,7 +19,7 @@
 #include "cpuprofile.h"
 #include "base/hash.h"
 #include "jsonin.h"
-#include "profile.h"
+#include "profile-core.h"
 #include "base/util.h"
 
 enum { NONE = UINT32_MAX };

@@ -8,7 +8,7 @@
 #include "dist.h"
 #include "flatjson.h"
 #include "jsonin.h"
-#include "profile.h"
+#include "profile-core.h"
 #include "base/util.h"
 
 /* The fields that say what the document is, "cprof" to "cum": a new empty

@@ -4,7 +4,7 @@
 
 #include <jansson.h>
 
-#include "profile.h"
+#include "profile-core.h"
 #include "base/util.h"
 
 /* Reads the parsed flat JSON document `root` (a JSON object naming

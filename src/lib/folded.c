@@ -14,7 +14,7 @@
 #include "folded.h"
 #include "base/hash.h"
 #include "base/input.h"
-#include "profile.h"
+#include "profile-core.h"
 #include "base/ptrs.h"
 #include "base/util.h"
 
@@ -51,6 +51,26 @@ static bool is_blank(char c)
 	return c == ' ' || c == '\t';
 }
 
+/* Where the count (flamegraph.pl's \d+(\.\d*)?) that ends
+ * line[0, len) after a blank starts; 0 when the line does not end so. */
+static size_t count_start(const char *line, size_t len)
+{
+	size_t i = len, point;
+
+	while (i > 0 && g_ascii_isdigit(line[i - 1]))
+		i--;
+	if (i > 0 && line[i - 1] == '.') {
+		point = --i;
+		while (i > 0 && g_ascii_isdigit(line[i - 1]))
+			i--;
+		if (i == point)
+			return 0;
+	} else if (i == len) {
+		return 0;
+	}
+	return i > 0 && is_blank(line[i - 1]) ? i : 0;
+}
+
 /* The length of line[0, end) without its trailing blanks. */
 static size_t trim_end(const char *line, size_t end)
 {
@@ -85,7 +105,7 @@ struct split {
  * count or no frames. */
 static bool split_line(const char *line, size_t len, struct split *s)
 {
-	size_t start = cprof_folded_count_start(line, len), end, second;
+	size_t start = count_start(line, len), end, second;
 
 	if (start == 0)
 		return false;
@@ -93,7 +113,7 @@ static bool split_line(const char *line, size_t len, struct split *s)
 	s->num_counts = 1;
 	s->counts[0] = line + start;
 	s->counts_len[0] = len - start;
-	second = cprof_folded_count_start(line, end);
+	second = count_start(line, end);
 	if (second > 0 && frames_end(line, second) > 0) {
 		s->num_counts = 2;
 		s->counts[1] = s->counts[0];
@@ -672,10 +692,54 @@ char *cprof_folded_comment(const char *sample_type, bool has_period, uint64_t pe
 		g_string_append_c(line, ' ');
 	}
 	/* a type's newline would forge a line: escaped as names are */
-	copy = cprof_escape(type, false);
+	copy = cprof_escape(type);
 	g_string_append_printf(line, "sample_type=%s\n", copy);
 	free(copy);
 	copy = cprof_xstrdup(line->str);
 	g_string_free(line, TRUE);
 	return copy;
+}
+
+/* Writes the byte `c` as \xNN. */
+static void put_hex(FILE *out, unsigned char c)
+{
+	fprintf(out, "\\x%02x", c);
+}
+
+/* Writes the key `s` escaped as names are (cprof_put_escaped) and, as
+ * \xNN, a leading '#', its trailing blanks and the blank before a
+ * number that ends it, so that "KEY COUNT" reads back as one count of
+ * KEY; each of those is a blank or '#', which no \xNN escape and no
+ * UTF-8 sequence holds, so the escapes between them are the same. */
+static void put_key(FILE *out, const char *s, size_t len)
+{
+	size_t from = 0, trailing = len, number_blank = len;
+
+	while (trailing > 0 && is_blank(s[trailing - 1]))
+		trailing--;
+	if (trailing == len) {
+		size_t start = count_start(s, len);
+
+		number_blank = start > 0 ? start - 1 : len;
+	}
+	if (len > 0 && s[0] == '#')
+		put_hex(out, (unsigned char)s[from++]);
+	if (number_blank < len) {
+		cprof_put_escaped(out, s + from, number_blank - from);
+		put_hex(out, (unsigned char)s[number_blank]);
+		from = number_blank + 1;
+	}
+	cprof_put_escaped(out, s + from, trailing - from);
+	for (from = trailing; from < len; from++)
+		put_hex(out, (unsigned char)s[from]);
+}
+
+void cprof_folded_put_line(FILE *out, const char *key, uint64_t count, bool two_counts,
+			   uint64_t count_b)
+{
+	put_key(out, key, strlen(key));
+	if (two_counts)
+		fprintf(out, " %" PRIu64 " %" PRIu64 "\n", count, count_b);
+	else
+		fprintf(out, " %" PRIu64 "\n", count);
 }

@@ -1,13 +1,15 @@
-/* folded.h: the reader of folded stacks ("root;...;leaf COUNT" lines). */
+/* folded.h: the folded stacks format ("root;...;leaf COUNT" lines): its
+ * reader, its escapes and its writer. */
 #ifndef CPROF_FOLDED_H
 #define CPROF_FOLDED_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "base/input.h"
-#include "profile.h"
+#include "profile-core.h"
 
 /* Reads folded stacks from `in` into `profile`: its distinct stacks and
  * total, their sample type and period (from `options`, NULL for none, and
@@ -65,5 +67,13 @@ enum cprof_folded_units cprof_folded_units(const struct cprof_folded_counts *cou
  * known period that read back as samples).  The caller frees it. */
 char *cprof_folded_comment(const char *sample_type, bool has_period, uint64_t period_us,
 			   const struct cprof_folded_counts *counts);
+
+/* Writes the folded line "KEY COUNT\n" (with `two_counts`, "KEY COUNT
+ * COUNT_B\n", difffolded.pl's) to `out`, KEY escaped so that the line
+ * reads back as that key and those counts: what cprof_put_escaped
+ * escapes, and a leading '#', trailing blanks and the blank before a
+ * number that ends KEY, each as \xNN (cprof_unescape undoes them). */
+void cprof_folded_put_line(FILE *out, const char *key, uint64_t count, bool two_counts,
+			   uint64_t count_b);
 
 #endif

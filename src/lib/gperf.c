@@ -15,7 +15,7 @@
 #include "base/hash.h"
 #include "base/input.h"
 #include "maps.h"
-#include "profile.h"
+#include "profile-core.h"
 #include "base/ptrs.h"
 #include "base/util.h"
 

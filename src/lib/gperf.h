@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "base/input.h"
-#include "profile.h"
+#include "profile-core.h"
 
 /* Reads a gperftools CPU profile from `in`, positioned at its first byte,
  * into `profile`: its distinct stacks, total, period and mappings.  -1

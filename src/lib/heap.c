@@ -15,7 +15,7 @@
 
 #include "base/hash.h"
 #include "heap.h"
-#include "profile.h"
+#include "profile-core.h"
 #include "prune.h"
 
 struct header {

@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "base/input.h"
-#include "profile.h"
+#include "profile-core.h"
 #include "base/util.h"
 
 /* True when the first `len` bytes of an input begin "heap profile:"

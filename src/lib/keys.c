@@ -15,7 +15,7 @@
 #include "maps.h"
 #include "perfscript.h"
 #include "proto.h"
-#include "profile.h"
+#include "profile-core.h"
 #include "prune.h"
 #include "symbolize.h"
 #include "base/util.h"

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 
 #include "dist.h"
-#include "profile.h"
+#include "profile-core.h"
 #include "base/util.h"
 
 struct cprof_symbolizer;

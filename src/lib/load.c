@@ -10,6 +10,7 @@
 #include "folded.h"
 #include "base/hash.h"
 #include "load.h"
+#include "profile.h"
 #include "symbolize.h"
 
 void cprof_loader_init(struct cprof_loader *loader)

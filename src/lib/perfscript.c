@@ -35,7 +35,7 @@
 #include "base/input.h"
 #include "keys.h"
 #include "perfscript.h"
-#include "profile.h"
+#include "profile-core.h"
 #include "base/util.h"
 
 /* One distinct frame: its symbol (offset removed), DSO and source line;

@@ -9,7 +9,7 @@
 #include "dist.h"
 #include "base/input.h"
 #include "keys.h"
-#include "profile.h"
+#include "profile-core.h"
 #include "base/util.h"
 
 /* The distinct stacks of a perf profile and the names of their frames;

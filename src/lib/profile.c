@@ -54,41 +54,35 @@ static size_t skip_comments(const unsigned char *data, size_t avail, size_t i)
 }
 
 /* Decides between flat JSON and folded stacks from the first non-blank
- * bytes (a folded input may start with "#" lines, unless another
- * format's text names itself there); returns -1 on a read error, or -2
- * when the input is neither (*why then says more, or is NULL). */
-static int sniff_text(struct cprof_input *in, const char **why, struct cprof_error *err)
+ * bytes of data[0, avail) (a folded input may start with "#" lines,
+ * unless another format's text names itself there); -2 when the input
+ * is neither (*why then says more, or is NULL; `why` may be NULL). */
+static int text_kind(const unsigned char *data, size_t avail, const char **why)
 {
-	const unsigned char *data;
-	size_t avail, i, end;
-	long long got;
+	const char *because = NULL;
+	size_t i, end;
+	int kind = -2;
 
-	got = cprof_input_fill(in, SNIFF_BYTES, err);
-	if (got < 0)
-		return -1;
-	data = cprof_input_data(in);
-	avail = (size_t)got;
 	for (i = 0; i < avail && strchr(" \t\r\n", data[i]) && data[i]; i++)
 		;
-	*why = NULL;
 	if (i == avail) {
-		*why = avail ? "blank input" : "empty input";
-		return -2;
+		because = avail ? "blank input" : "empty input";
+	} else if (data[i] == '{') {
+		kind = CPROF_FORMAT_FLAT;
+	} else if (data[i] == '#' &&
+		   (cprof_format_foreign(data, avail) || cprof_perfscript_sniff(data, avail))) {
+		/* another format's text that starts with '#' */
+	} else {
+		if (data[i] == '#')
+			i = skip_comments(data, avail, i);
+		end = line_end(data, avail, i);
+		if (i < avail && memchr(data + i, '\0', end - i) == NULL &&
+		    cprof_folded_line_ok((const char *)data + i, end - i))
+			kind = CPROF_FORMAT_FOLDED;
 	}
-	if (data[i] == '{')
-		return CPROF_FORMAT_FLAT;
-	if (data[i] == '#') {
-		if (cprof_format_foreign(data, avail) || cprof_perfscript_sniff(data, avail))
-			return -2;
-		i = skip_comments(data, avail, i);
-		if (i == avail)
-			return -2;
-	}
-	end = line_end(data, avail, i);
-	if (memchr(data + i, '\0', end - i) == NULL &&
-	    cprof_folded_line_ok((const char *)data + i, end - i))
-		return CPROF_FORMAT_FOLDED;
-	return -2;
+	if (why)
+		*why = because;
+	return kind;
 }
 
 /* A flat JSON input, folded stacks, or a format that counts samples
@@ -231,39 +225,49 @@ static int read_json(struct cprof_input *in, struct cprof_profile *profile,
 	return status;
 }
 
-/* Reads a text input (flat JSON or folded stacks), or a profile.proto
- * the text sniffing did not take. */
-static int read_text(struct cprof_input *in, struct cprof_profile *profile,
-		     const struct cprof_read_options *options, struct cprof_error *err)
+/* Reads folded stacks, which count samples unless their "# cprof:" line
+ * says otherwise. */
+static int read_folded_typed(struct cprof_input *in, struct cprof_profile *profile,
+			     const struct cprof_read_options *options, struct cprof_error *err)
 {
-	const char *request = options ? options->sample_index : NULL, *why = NULL;
-	int format = sniff_text(in, &why, err), status = -1;
-	const struct cprof_foreign *foreign = NULL;
+	int status = read_folded(in, profile, options, err);
 
-	if (format == -2 && cprof_perfscript_sniff(cprof_input_data(in), cprof_input_avail(in)))
-		return cprof_perfscript_read(in, profile, options, err);
-	/* Not text cprof reads, or JSON that names no "cprof": another
-	 * format's first bytes name it before anything is parsed. */
-	if (format == -2 || format == CPROF_FORMAT_FLAT)
-		foreign = cprof_format_foreign(cprof_input_data(in), cprof_input_avail(in));
-	if (foreign)
-		return cprof_format_refuse(foreign, profile->source, err);
-	if (format == -2 && cprof_proto_sniff(cprof_input_data(in), cprof_input_avail(in)))
-		return cprof_proto_read(in, profile, options, err);
-	if (format == -2) {
-		if (why)
-			cprof_error_set(err, "unrecognized profile format: %s", why);
-		else
-			cprof_error_set(err, "unrecognized profile format");
-	} else if (format == CPROF_FORMAT_FLAT) {
-		status = read_json(in, profile, request, err);
-	} else if (format == CPROF_FORMAT_FOLDED) {
-		status = read_folded(in, profile, options, err);
-		if (status == 0)
-			status = check_type_index(profile->sample_type ? profile->sample_type :
-						  "samples/count", request, err);
-	}
+	if (status == 0)
+		status = check_type_index(profile->sample_type ? profile->sample_type :
+					  "samples/count", options ? options->sample_index : NULL,
+					  err);
 	return status;
+}
+
+static int read_json_object(struct cprof_input *in, struct cprof_profile *profile,
+			    const struct cprof_read_options *options, struct cprof_error *err)
+{
+	return read_json(in, profile, options ? options->sample_index : NULL, err);
+}
+
+/* Refuses an input of a format cprof does not read, naming the command
+ * that converts it (formats.c). */
+static int refuse_foreign(struct cprof_input *in, struct cprof_profile *profile,
+			  const struct cprof_read_options *options, struct cprof_error *err)
+{
+	(void)options;
+	return cprof_format_refuse(cprof_format_foreign(cprof_input_data(in),
+							cprof_input_avail(in)),
+				   profile->source, err);
+}
+
+/* An input no reader takes. */
+static int refuse_unknown(struct cprof_input *in, struct cprof_profile *profile,
+			  const struct cprof_read_options *options, struct cprof_error *err)
+{
+	const char *why;
+
+	(void)profile;
+	(void)options;
+	text_kind(cprof_input_data(in), cprof_input_avail(in), &why);
+	if (why)
+		return cprof_error_set(err, "unrecognized profile format: %s", why);
+	return cprof_error_set(err, "unrecognized profile format");
 }
 
 /* The bytes of UTF-16 converted at a time; UTF-8 takes at most 3/2 as
@@ -369,38 +373,107 @@ static int take_byte_order_mark(struct cprof_input *in, struct cprof_error *err)
 	return 0;
 }
 
+/* A gperftools CPU profile counts samples. */
+static int read_gperf(struct cprof_input *in, struct cprof_profile *profile,
+		      const struct cprof_read_options *options, struct cprof_error *err)
+{
+	int status = cprof_gperf_read(in, profile, err);
+
+	if (status == 0)
+		status = check_type_index("samples/count", options ? options->sample_index : NULL,
+					  err);
+	return status;
+}
+
+static int read_heap(struct cprof_input *in, struct cprof_profile *profile,
+		     const struct cprof_read_options *options, struct cprof_error *err)
+{
+	return cprof_heap_read(in, profile, options ? options->sample_index : NULL, err);
+}
+
+/* A gzip stream: a profile.proto as pprof writes it. */
+static bool is_gzip(const unsigned char *data, size_t len)
+{
+	return len >= 2 && data[0] == 0x1f && data[1] == 0x8b;
+}
+
+/* Text that is no flat JSON and no folded stacks, as the tests below
+ * take it: perf script's text, ... */
+static bool is_perf_text(const unsigned char *data, size_t len)
+{
+	return text_kind(data, len, NULL) == -2 && cprof_perfscript_sniff(data, len);
+}
+
+/* ... or a format that names itself in its first bytes (a JSON object
+ * too), that cprof does not read, ... */
+static bool is_foreign(const unsigned char *data, size_t len)
+{
+	int kind = text_kind(data, len, NULL);
+
+	return (kind == -2 || kind == CPROF_FORMAT_FLAT) && cprof_format_foreign(data, len);
+}
+
+/* ... or a profile.proto not compressed. */
+static bool is_raw_proto(const unsigned char *data, size_t len)
+{
+	return text_kind(data, len, NULL) == -2 && cprof_proto_sniff(data, len);
+}
+
+/* A JSON object: cprof's flat, a speedscope file or a .cpuprofile. */
+static bool is_json(const unsigned char *data, size_t len)
+{
+	return text_kind(data, len, NULL) == CPROF_FORMAT_FLAT;
+}
+
+static bool is_folded(const unsigned char *data, size_t len)
+{
+	return text_kind(data, len, NULL) == CPROF_FORMAT_FOLDED;
+}
+
+static bool is_any(const unsigned char *data, size_t len)
+{
+	(void)data;
+	(void)len;
+	return true;
+}
+
+/* The formats, in the order they are tried: how many first bytes tell
+ * each, how they tell it, and its reader (the last two rows refuse). */
+static const struct format_reader {
+	size_t head;
+	bool (*is)(const unsigned char *data, size_t len);
+	int (*read)(struct cprof_input *in, struct cprof_profile *profile,
+		    const struct cprof_read_options *options, struct cprof_error *err);
+} readers[] = {
+	{ 4, cprof_gperf_sniff, read_gperf },             /* gperftools CPU profile */
+	{ 8, cprof_perfdata_sniff, cprof_perfdata_read }, /* perf.data, through perf script */
+	{ 8, is_gzip, cprof_proto_read },                 /* profile.proto, gzipped */
+	{ SNIFF_BYTES, cprof_heap_sniff, read_heap },     /* gperftools or Go heap profile */
+	{ SNIFF_BYTES, is_perf_text, cprof_perfscript_read }, /* perf script's text */
+	{ SNIFF_BYTES, is_foreign, refuse_foreign },      /* formats.c: not read */
+	{ SNIFF_BYTES, is_raw_proto, cprof_proto_read },  /* profile.proto */
+	{ SNIFF_BYTES, is_json, read_json_object },       /* flat, speedscope, .cpuprofile */
+	{ SNIFF_BYTES, is_folded, read_folded_typed },    /* folded stacks */
+	{ SNIFF_BYTES, is_any, refuse_unknown },          /* none of them */
+};
+
 /* Reads the input with the reader its first bytes call for. */
 static int read_by_content(struct cprof_input *in, struct cprof_profile *profile,
 			   const struct cprof_read_options *options, struct cprof_error *err)
 {
-	const char *request = options ? options->sample_index : NULL;
-	long long got;
-	int status;
+	size_t i;
 
 	if (take_byte_order_mark(in, err) < 0)
 		return -1;
-	got = cprof_input_fill(in, 4, err);
-	if (got < 0)
-		return -1;
-	if (cprof_gperf_sniff(cprof_input_data(in), (size_t)got)) {
-		status = cprof_gperf_read(in, profile, err);
-		if (status == 0)
-			status = check_type_index("samples/count", request, err);
-		return status;
+	for (i = 0; i < sizeof(readers) / sizeof(readers[0]); i++) {
+		long long got = cprof_input_fill(in, readers[i].head, err);
+
+		if (got < 0)
+			return -1;
+		if (readers[i].is(cprof_input_data(in), (size_t)got))
+			return readers[i].read(in, profile, options, err);
 	}
-	got = cprof_input_fill(in, 8, err);
-	if (got < 0)
-		return -1;
-	if (cprof_perfdata_sniff(cprof_input_data(in), (size_t)got))
-		return cprof_perfdata_read(in, profile, options, err);
-	if (got >= 2 && cprof_input_data(in)[0] == 0x1f && cprof_input_data(in)[1] == 0x8b)
-		return cprof_proto_read(in, profile, options, err);
-	got = cprof_input_fill(in, SNIFF_BYTES, err);
-	if (got < 0)
-		return -1;
-	if (cprof_heap_sniff(cprof_input_data(in), (size_t)got))
-		return cprof_heap_read(in, profile, request, err);
-	return read_text(in, profile, options, err);
+	return -1;
 }
 
 struct cprof_profile *cprof_profile_read_with(const char *name,
@@ -430,40 +503,6 @@ struct cprof_profile *cprof_profile_read_with(const char *name,
 		return NULL;
 	}
 	return profile;
-}
-
-int cprof_sample_index_pick(const char *const *types, const char *const *units, size_t n,
-			    const char *default_type, const char *request,
-			    struct cprof_error *err)
-{
-	GString *choices;
-	uint64_t number;
-	size_t i;
-
-	if (!request) {
-		if (default_type && default_type[0])
-			for (i = 0; i < n; i++)
-				if (strcmp(types[i], default_type) == 0)
-					return (int)i;
-		return (int)n - 1;
-	}
-	if (cprof_parse_u64(request, &number)) {
-		if (number < n)
-			return (int)number;
-	} else {
-		const char *bare = strncmp(request, "inuse_", 6) == 0 ? request + 6 : request;
-
-		for (i = 0; i < n; i++)
-			if (strcmp(types[i], request) == 0 || strcmp(types[i], bare) == 0)
-				return (int)i;
-	}
-	choices = g_string_new(NULL);
-	for (i = 0; i < n; i++)
-		g_string_append_printf(choices, "%s%zu %s/%s", i ? ", " : "", i, types[i], units[i]);
-	cprof_error_set(err, "--sample-index=%s: the profile's sample types are %s", request,
-			choices->str);
-	g_string_free(choices, TRUE);
-	return -1;
 }
 
 void cprof_profile_free(struct cprof_profile *profile)

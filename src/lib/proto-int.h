@@ -10,7 +10,7 @@
 #include <glib.h>
 
 #include "base/hash.h"
-#include "profile.h"
+#include "profile-core.h"
 #include "proto-wire.h"
 #include "base/util.h"
 

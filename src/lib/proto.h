@@ -10,7 +10,7 @@
 #include "dist.h"
 #include "base/input.h"
 #include "maps.h"
-#include "profile.h"
+#include "profile-core.h"
 #include "symbolize.h"
 #include "base/util.h"
 

@@ -8,7 +8,7 @@
 
 #include "dist.h"
 #include "load.h"
-#include "profile.h"
+#include "profile-core.h"
 #include "base/ptrs.h"
 
 /* One --tag NAME=VALUE; both owned. */

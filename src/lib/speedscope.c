@@ -16,7 +16,7 @@
 
 #include "calltree.h"
 #include "jsonin.h"
-#include "profile.h"
+#include "profile-core.h"
 #include "speedscope.h"
 #include "base/util.h"
 

@@ -8,7 +8,7 @@
 
 #include <jansson.h>
 
-#include "profile.h"
+#include "profile-core.h"
 #include "base/util.h"
 
 /* True when the JSON object `root` is a speedscope file: its "$schema"

@@ -67,7 +67,6 @@ void cprof_folded_flat(struct cprof_dist *dist, size_t top)
 	for (i = 0; i < n; i++) {
 		const struct cprof_entry *entry = dist->entries.items[i];
 
-		cprof_put_escaped(stdout, entry->key, strlen(entry->key), true);
-		printf(" %" PRIu64 "\n", entry->count);
+		cprof_folded_put_line(stdout, entry->key, entry->count, false, 0);
 	}
 }

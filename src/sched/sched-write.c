@@ -115,7 +115,7 @@ static char **escaped_names(const struct named *items, int count)
 	int i;
 
 	for (i = 0; i < count; i++)
-		names[i] = cprof_escape(items[i].name, false);
+		names[i] = cprof_escape(items[i].name);
 	return names;
 }
 

@@ -1,6 +1,6 @@
 /* fuzz-sched: libFuzzer target for cprof-sched: the problem reader, its
  * validation, and for the problems it accepts the solve (CLP through
- * src/sched-solve.cc) and the result JSON.  Any crash, leak or sanitizer
+ * src/sched/sched-solve.cc) and the result JSON.  Any crash, leak or sanitizer
  * report is a bug, and so is an "optimal" answer that breaks a constraint
  * of a generated problem.
  *

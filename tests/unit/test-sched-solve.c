@@ -1,4 +1,4 @@
-/* test-sched-solve: the CLP shim (src/sched-solve.cc) on small linear
+/* test-sched-solve: the CLP shim (src/sched/sched-solve.cc) on small linear
  * programs whose answer is known: optimal, infeasible, unbounded (which
  * no valid cprof-sched problem is, so only this test can reach it), and
  * empty. */
