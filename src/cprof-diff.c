@@ -78,8 +78,21 @@ static void print_verdict(const struct cprof_judgement *j)
 	       j->null.quantile);
 }
 
-/* One compared key; with a judgement, its q, interval and a mark when it
- * changed significantly. */
+/* The mark of a tested key: "*" when moved; when not moved but its
+ * interval excludes 0, why (cprof_key_note) in a word. */
+static const char *key_mark(const struct cprof_key_signif *key)
+{
+	const char *note = cprof_key_note(key);
+
+	if (key->significant)
+		return "*";
+	if (!note)
+		return "";
+	return strcmp(note, "below --min-effect") == 0 ? "<min-effect" : "not-signif";
+}
+
+/* One compared key; with a judgement, its q, interval, the interval's
+ * level and its mark. */
 static void print_entry(const struct cprof_diff_entry *e, const struct cprof_judgement *j)
 {
 	const struct cprof_key_signif *key = j ? cprof_judgement_key(j, e->key) : NULL;
@@ -87,13 +100,23 @@ static void print_entry(const struct cprof_diff_entry *e, const struct cprof_jud
 	printf("%8.2f %8.2f %+8.2f %10" PRIu64 " %10" PRIu64, 100.0 * e->p_a, 100.0 * e->p_b,
 	       100.0 * e->delta, e->count_a, e->count_b);
 	if (key && !isnan(key->p_value))
-		printf(" %9.2g %+7.2f %+7.2f %s", key->q_value, 100.0 * key->ci_low,
-		       100.0 * key->ci_high, key->significant ? "*" : " ");
+		printf(" %9.2g %+7.2f %+7.2f %8.6g %-11s", key->q_value, 100.0 * key->ci_low,
+		       100.0 * key->ci_high, 100.0 * key->ci_level, key_mark(key));
 	else if (j && j->signif)
-		printf(" %9s %7s %7s  ", "-", "-", "-");
+		printf(" %9s %7s %7s %8s %-11s", "-", "-", "-", "-", "");
 	putchar(' ');
 	cprof_put_text(stdout, e->key);
 	putchar('\n');
+}
+
+/* What the marks and the levels of the intervals mean. */
+static void print_legend(const struct cprof_judgement *j)
+{
+	printf("intervals at level%%: each excludes 0 exactly where its key's test rejects; the "
+	       "%zu keys corrected at the false-coverage level of the %zu the correction "
+	       "selected (1 - R alpha w / m)\n", j->signif->corrected, j->signif->selected);
+	printf("* moved: q <= %g and |delta| >= %g; <min-effect: the interval excludes 0, the "
+	       "change is below --min-effect\n", j->options.alpha, j->options.min_effect);
 }
 
 static void print_text(const char *const sources[2], const struct cprof_dist *a,
@@ -112,17 +135,16 @@ static void print_text(const char *const sources[2], const struct cprof_dist *a,
 	else
 		printf("the top %zu of %s", k, keys == CPROF_KEYS_A ? "a" : "a and of b");
 	printf(": manhattan %.6f over %zu keys\n", diff->manhattan, diff->count);
-	if (j->signif)
+	if (j->signif) {
 		print_verdict(j);
+		print_legend(j);
+	}
 	printf("%8s %8s %8s %10s %10s", "p_a%", "p_b%", "delta%", "count_a", "count_b");
 	if (j->signif)
-		printf(" %9s %7s %7s  ", "q", "ci_lo%", "ci_hi%");
+		printf(" %9s %7s %7s %8s %-11s", "q", "ci_lo%", "ci_hi%", "level%", "mark");
 	printf(" %s\n", "key");
 	for (i = 0; i < diff->count; i++)
 		print_entry(&diff->entries[i], j);
-	if (j->signif && j->signif->significant > 0)
-		printf("* changed significantly: q <= %g and |delta| >= %g\n", j->options.alpha,
-		       j->options.min_effect);
 }
 
 /* Orders key pointers bytewise, for g_ptr_array_sort. */
@@ -215,6 +237,8 @@ static void print_svg(const char *const sources[2], const struct cprof_dist *a,
 		bars[i].q_value = key ? key->q_value : NAN;
 		bars[i].ci_low = key ? key->ci_low : NAN;
 		bars[i].ci_high = key ? key->ci_high : NAN;
+		bars[i].ci_level = key ? key->ci_level : NAN;
+		bars[i].note = key ? cprof_key_note(key) : NULL;
 		bars[i].significant = key && key->significant;
 	}
 	memset(&svg, 0, sizeof(svg));

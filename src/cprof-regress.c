@@ -268,8 +268,9 @@ static void report_keys(const struct cprof_judgement *j, const struct cprof_dist
 	}
 	qsort(moved, n, sizeof(*moved), moved_cmp);
 	for (i = 0; i < n && i < 20; i++) {
-		fprintf(stderr, "  %+7.2f%% [%+.2f, %+.2f] q %.2g  ", 100.0 * moved[i].delta,
-			100.0 * moved[i].signif->ci_low, 100.0 * moved[i].signif->ci_high,
+		fprintf(stderr, "  %+7.2f%% [%+.2f, %+.2f] at %.6g%% q %.2g  ",
+			100.0 * moved[i].delta, 100.0 * moved[i].signif->ci_low,
+			100.0 * moved[i].signif->ci_high, 100.0 * moved[i].signif->ci_level,
 			moved[i].signif->q_value);
 		cprof_put_text(stderr, moved[i].key);
 		fputc('\n', stderr);
@@ -342,8 +343,8 @@ static void report(const struct check *c, const struct settings *settings)
 			cprof_progname);
 	else
 		fprintf(stderr, "%s: DIFFERENT: %zu keys moved more than the baselines' noise "
-			"explains (delta [interval at %g%%] q):\n", cprof_progname,
-			j->signif->significant, 100.0 * (1.0 - settings->signif.alpha));
+			"explains (delta [interval] at its false-coverage level, q):\n",
+			cprof_progname, j->signif->significant);
 	if (keys_moved)
 		report_keys(j, c->base.merged, c->cand.merged);
 }

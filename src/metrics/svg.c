@@ -300,8 +300,8 @@ static size_t diff_legend(const struct cprof_svg_diff *d, char **lines)
 			    "keys tested together", d->corrected);
 	lines[n++] = format("not significant (without a whisker: not tested, absent from a "
 			    "truncated flat)");
-	lines[n++] = format("the %g%% confidence interval of Δ (level 1 − α), of each key on "
-			    "its own", 100.0 * (1.0 - d->alpha));
+	lines[n++] = format("the interval of Δ at its key's false-coverage level (hover for it): "
+			    "without 0 where the key's test rejects");
 	return n;
 }
 
@@ -324,9 +324,10 @@ static void put_bar_title(FILE *out, const struct cprof_svg_diff *d,
 		PRIu64 ")", 100.0 * bar->delta, 100.0 * bar->p_a, bar->count_a, 100.0 * bar->p_b,
 		bar->count_b);
 	if (bar->tested)
-		fprintf(out, "\nq %.2g; %g%% interval %+.2f to %+.2f points%s", bar->q_value,
-			100.0 * (1.0 - d->alpha), 100.0 * bar->ci_low, 100.0 * bar->ci_high,
-			bar->significant ? "; changed significantly" : "");
+		fprintf(out, "\nq %.2g; %.6g%% interval %+.2f to %+.2f points%s%s", bar->q_value,
+			100.0 * bar->ci_level, 100.0 * bar->ci_low, 100.0 * bar->ci_high,
+			bar->significant ? "; changed significantly" : bar->note ? "; not moved: " :
+			"", !bar->significant && bar->note ? bar->note : "");
 	else if (d->tested)
 		fputs("\nnot tested: absent from a truncated flat", out);
 	fputs("</title>\n", out);

@@ -24,9 +24,11 @@ struct cprof_svg_bar {
 	double delta;          /* p_b - p_a */
 	bool tested;           /* q_value and the interval exist */
 	double q_value;
-	double ci_low;         /* the interval of delta at level 1 - alpha */
+	double ci_low;         /* the interval of delta at level ci_level */
 	double ci_high;
+	double ci_level;       /* (signif.h: consistent with the test) */
 	bool significant;      /* changed significantly: marked */
+	const char *note;      /* cprof_key_note: why an interval without 0 is not marked */
 };
 
 /* What the picture of a difference shows. */
