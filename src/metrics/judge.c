@@ -12,6 +12,7 @@
 
 #include "judge.h"
 #include "noise.h"
+#include "regress.h"
 
 void cprof_warnings_add(struct cprof_warnings *warnings, const char *fmt, ...)
 {
@@ -148,15 +149,16 @@ static void run_column(const struct cprof_judgement *j, const struct cprof_dist 
 	}
 }
 
-/* Each key's noise from the runs of both sides. */
-static struct cprof_noise *measure_noise(struct cprof_judgement *j,
-					 const struct cprof_replicates *replicates)
+/* The keys tested by cprof-regress's rule (regress.c): each against its
+ * own noise, measured on the runs of both sides. */
+static void test_against_runs(struct cprof_judgement *j,
+			      const struct cprof_replicates *replicates)
 {
 	size_t runs = replicates->count_a + replicates->count_b, r;
 	uint64_t *counts = cprof_xcalloc(j->count * runs + 1, sizeof(*counts));
 	uint64_t *totals = cprof_xcalloc(runs, sizeof(*totals));
 	unsigned char *group = cprof_xcalloc(runs, 1);
-	struct cprof_noise *noise;
+	struct cprof_runs table = { counts, j->count, runs, totals, group };
 
 	for (r = 0; r < replicates->count_a; r++)
 		run_column(j, replicates->a[r], r, runs, counts, totals);
@@ -164,11 +166,12 @@ static struct cprof_noise *measure_noise(struct cprof_judgement *j,
 		group[replicates->count_a + r] = 1;
 		run_column(j, replicates->b[r], replicates->count_a + r, runs, counts, totals);
 	}
-	noise = cprof_noise_estimate(counts, j->count, runs, totals, group);
+	j->signif = cprof_regress_keys(&table, j->pairs, j->count, j->total_a, j->total_b,
+				       &j->options, &j->noise);
+	j->options.noise = j->noise;
 	free(group);
 	free(totals);
 	free(counts);
-	return noise;
 }
 
 /* The fewest runs of A that tell a noisy key from a quiet one. */
@@ -201,8 +204,7 @@ static struct cprof_judgement *judge(const struct cprof_dist *a, const struct cp
 		size_t df = replicates->count_a - 1 +
 			    (replicates->count_b > 1 ? replicates->count_b - 1 : 0);
 
-		j->noise = measure_noise(j, replicates);
-		j->options.noise = j->noise;
+		test_against_runs(j, replicates);
 		if (replicates->count_a < FEW_RUNS)
 			cprof_warnings_add(&j->warnings,
 					   "%zu runs of A: a key's own noise is measured on %zu "
@@ -210,7 +212,9 @@ static struct cprof_judgement *judge(const struct cprof_dist *a, const struct cp
 					   "quiet one; %d runs or more are needed", replicates->count_a,
 					   df, df == 1 ? "" : "s", FEW_RUNS);
 	}
-	j->signif = cprof_signif_compute(j->pairs, j->count, j->total_a, j->total_b, &j->options);
+	if (!j->signif)
+		j->signif = cprof_signif_compute(j->pairs, j->count, j->total_a, j->total_b,
+						 &j->options);
 	test_compared(j, diff);
 	cprof_manhattan_null(j->pairs, j->count, j->total_a, j->total_b, k, keys == CPROF_KEYS_A,
 			     options->dispersion, options->alpha, 0, &j->null);
