@@ -31,6 +31,24 @@ void stats_seed_cell(gsl_rng *rng, uint64_t seed, unsigned long cell);
 bool stats_different(const struct cprof_pair *pairs, size_t n, uint64_t total_a,
 		     uint64_t total_b, const struct cprof_signif_options *options);
 
+/* How the intervals printed beside the verdicts fared, over trials. */
+struct stats_intervals {
+	size_t trials;
+	size_t rows;           /* keys tested (an interval printed) */
+	size_t moved;          /* keys called moved */
+	size_t covered;        /* of them, the interval holding the true delta */
+	double fcr;            /* sum over trials of missed / max(moved, 1) */
+	size_t noted;          /* not moved, interval without 0, why given */
+	size_t unexplained;    /* moved with 0 inside, or not moved without 0 nor why */
+};
+
+/* Adds one trial: `signif` of the `n` pairs (every key tested, as
+ * cprof_signif_test tests them), truth[i] the true delta of pair i. */
+void stats_intervals_add(struct stats_intervals *tally, struct cprof_signif *signif,
+			 const struct cprof_pair *pairs, size_t n, uint64_t total_a,
+			 uint64_t total_b, const struct cprof_signif_options *options,
+			 const double *truth);
+
 /* hits / trials. */
 double stats_rate(size_t hits, size_t trials);
 
