@@ -427,6 +427,30 @@ static void warn_unknown(const char *source, const struct cprof_dist *dist, size
 			   source, unknown, cprof_dist_other(dist));
 }
 
+/* The name of an operand in a message: "standard input" for -. */
+static const char *operand_name(const char *source)
+{
+	return strcmp(source, "-") == 0 ? "standard input" : source;
+}
+
+/* The sides in the user's words, for the judgement's warnings: the
+ * operands, "the first" and "the second" before them when they are one
+ * name; the caller frees both. */
+static void side_names(const char *const sources[2], char *names[2])
+{
+	const char *a = operand_name(sources[0]), *b = operand_name(sources[1]);
+	bool same = strcmp(a, b) == 0;
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		const char *name = i == 0 ? a : b, *which = i == 0 ? "the first " : "the second ";
+		size_t size = strlen(name) + (same ? strlen(which) : 0) + 1;
+
+		names[i] = cprof_xmalloc(size);
+		snprintf(names[i], size, "%s%s", same ? which : "", name);
+	}
+}
+
 /* Compares A and B, prints the answer in the mode `out` asks for, and
  * returns the exit status. */
 static int compare(const char *const sources[2], struct cprof_dist *a, struct cprof_dist *b,
@@ -436,6 +460,7 @@ static int compare(const char *const sources[2], struct cprof_dist *a, struct cp
 	struct cprof_judgement *judgement;
 	const double *entropy_a, *entropy_b;
 	double entropy_values[2];
+	char *names[2];
 	int status;
 
 	diff = cprof_diff_compute(a, b, out->k, out->keys);
@@ -446,8 +471,10 @@ static int compare(const char *const sources[2], struct cprof_dist *a, struct cp
 	entropy_b = cprof_entropy_bits(b, &entropy_values[1]);
 	warn_unknown(sources[0], a, shown->unknown_a);
 	warn_unknown(sources[1], b, shown->unknown_b);
+	side_names(sources, names);
 	judgement = cprof_judge(a, b, shown, out->folded ? 0 : out->k,
-				out->folded ? CPROF_KEYS_UNION : out->keys, &out->signif);
+				out->folded ? CPROF_KEYS_UNION : out->keys, &out->signif,
+				(const char *const *)names);
 	cprof_warnings_print(&judgement->warnings);
 	if (out->text)
 		print_text(sources, a, b, out->k, out->keys, diff, entropy_a, entropy_b, judgement);
@@ -466,6 +493,8 @@ static int compare(const char *const sources[2], struct cprof_dist *a, struct cp
 	if (out->fail_different && judgement->signif->different)
 		status = EXIT_VERDICT;
 	cprof_judgement_free(judgement);
+	free(names[0]);
+	free(names[1]);
 	if (shown != diff)
 		cprof_diff_free(shown);
 	cprof_diff_free(diff);
@@ -488,7 +517,7 @@ int main(int argc, char **argv)
 	argv += first;
 	check_output(&out);
 	if (argc != 2 && argc != 1)
-		cprof_die("two inputs needed, A and B, not %d (see --help)", argc);
+		cprof_die("two profiles to compare needed, not %d (see --help)", argc);
 	cprof_loader_check_operands((const char *const *)argv, argc);
 	sources[0] = argv[0];
 	sources[1] = argv[argc - 1];

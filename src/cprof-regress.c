@@ -296,54 +296,105 @@ static void report_cost(const struct check *c, const struct settings *settings)
 {
 	const struct cprof_cost *cost = &c->cost;
 
-	fprintf(stderr, "%s: the candidate%s %s %.3f\u00d7 the CPU of the baselines, %g%% interval "
+	fprintf(stderr, "%s: and by the cost (--absolute): the candidate%s %s %.3f\u00d7 the CPU "
+		"of the baselines, %g%% interval "
 		"%.3f to %.3f (%.6g against %.6g samples a run, p %.2g)%s\n", cprof_progname,
 		c->cand.count > 1 ? "s" : "", c->cand.count > 1 ? "take" : "takes", cost->ratio,
 		100.0 * (1.0 - settings->rule.signif.alpha), cost->ci_low, cost->ci_high, cost->candidate,
 		cost->baseline, cost->p_value, cost->moved ? ": MOVED" : "");
 }
 
-static void report(const struct check *c, const struct settings *settings)
+/* The keys' rule: how many keys moved, and which; `decides` false when
+ * it is context (under --rule distance). */
+static void report_keys_rule(const struct check *c, bool decides)
 {
 	const struct cprof_judgement *j = c->judgement;
-	bool keys_moved = j->signif && j->signif->different;
+	size_t moved = j->signif->significant;
 
-	fprintf(stderr, "%s: %zu baselines in ", cprof_progname, c->base.count);
-	cprof_put_text(stderr, c->dir);
-	if (j->signif)
-		fprintf(stderr, ": dispersion %.3g (1: they vary as sampling alone would)",
-			j->options.dispersion);
-	fputc('\n', stderr);
-	if (c->cand.count > 1)
-		fprintf(stderr, "%s: %zu candidate runs\n", cprof_progname, c->cand.count);
-	fprintf(stderr, "%s: ", cprof_progname);
+	fprintf(stderr, "%s: %s", cprof_progname, decides ? "judged by the keys (--rule test): " :
+		"context, not judged (--rule distance judges the distance): by the keys, ");
+	if (moved == 0) {
+		fprintf(stderr, "no key moved more than the baselines' noise explains\n");
+		return;
+	}
+	fprintf(stderr, "%zu key%s moved more than the baselines' noise explains (delta "
+		"[interval] at its false-coverage level, q):\n", moved, moved == 1 ? "" : "s");
+	report_keys(j, c->base.merged, c->cand.merged);
+}
+
+/* The distance's rule: the distance against its threshold. */
+static void report_distance_rule(const struct check *c, const struct settings *settings)
+{
+	fprintf(stderr, "%s: judged by the distance (--rule distance): ", cprof_progname);
 	cprof_put_text(stderr, c->candidate);
-	fprintf(stderr, ": distance %.4f to the baselines", c->diff->manhattan);
-	if (j->signif)
-		fprintf(stderr, "; by noise alone: mean %.4f, %g%% quantile %.4f", j->null.mean,
-			100.0 * (1.0 - settings->rule.signif.alpha), j->null.quantile);
-	fputc('\n', stderr);
-	if (settings->rule.rule == CPROF_RULE_DISTANCE)
-		fprintf(stderr, "%s: --rule distance: threshold %g x %.4f + %g = %.4f\n",
-			cprof_progname, settings->rule.factor, c->noise, settings->rule.margin, c->threshold);
-	if (settings->rule.absolute)
-		report_cost(c, settings);
+	fprintf(stderr, " is at %.4f from the baselines, %s the threshold %g x %.4f + %g = "
+		"%.4f\n", c->diff->manhattan, c->diff->manhattan > c->threshold ? "past" :
+		"within", settings->rule.factor, c->noise, settings->rule.margin, c->threshold);
+}
+
+/* The verdict, and what made it. */
+static void report_verdict(const struct check *c, const struct settings *settings)
+{
+	bool distance = settings->rule.rule == CPROF_RULE_DISTANCE;
+	bool rule_moved = distance ? c->diff->manhattan > c->threshold :
+				     c->judgement->signif->different;
+	bool cost = settings->rule.absolute && c->cost.moved;
+
 	if (!c->different) {
 		fprintf(stderr, "%s: same\n", cprof_progname);
 		return;
 	}
+	fprintf(stderr, "%s: DIFFERENT: ", cprof_progname);
+	if (rule_moved && !distance)
+		fprintf(stderr, "%zu key%s moved", c->judgement->signif->significant,
+			c->judgement->signif->significant == 1 ? "" : "s");
+	fprintf(stderr, "%s%s%s\n", rule_moved && distance ? "the distance is past its threshold" :
+		"", rule_moved && cost ? ", and " : "",
+		!cost ? "" : rule_moved ? "the CPU a run takes moved" : distance ?
+		"the CPU a run takes moved; the distance is within its threshold" :
+		"the CPU a run takes moved; no key's share did");
+}
+
+/* What did not decide: the distance under --rule test, the keys under
+ * --rule distance, and the baselines' figures. */
+static void report_context(const struct check *c, const struct settings *settings)
+{
+	const struct cprof_judgement *j = c->judgement;
+
+	if (settings->rule.rule == CPROF_RULE_TEST) {
+		fprintf(stderr, "%s: context, not judged (--rule test judges the keys): ",
+			cprof_progname);
+		cprof_put_text(stderr, c->candidate);
+		fprintf(stderr, " is at distance %.4f from the baselines; sampling alone gives "
+			"a mean of %.4f, a %g%% quantile of %.4f\n", c->diff->manhattan,
+			j->null.mean, 100.0 * (1.0 - settings->rule.signif.alpha), j->null.quantile);
+	} else if (j->signif) {
+		report_keys_rule(c, false);
+	}
+	fprintf(stderr, "%s: context: %zu baselines in ", cprof_progname, c->base.count);
+	cprof_put_text(stderr, c->dir);
+	if (j->signif)
+		fprintf(stderr, ", dispersion %.3g (1: they vary as sampling alone would)",
+			j->options.dispersion);
+	if (c->cand.count > 1)
+		fprintf(stderr, "; %zu candidate runs", c->cand.count);
+	fputc('\n', stderr);
+}
+
+/* The report on standard error: what decided (the rule's figures, the
+ * cost's), the verdict, then what did not decide and what limits the
+ * answer. */
+static void report(const struct check *c, const struct settings *settings)
+{
 	if (settings->rule.rule == CPROF_RULE_DISTANCE)
-		fprintf(stderr, "%s: DIFFERENT: the candidate moved past the threshold\n",
-			cprof_progname);
-	else if (!keys_moved)
-		fprintf(stderr, "%s: DIFFERENT: the CPU a run takes moved; no key's share did\n",
-			cprof_progname);
+		report_distance_rule(c, settings);
 	else
-		fprintf(stderr, "%s: DIFFERENT: %zu keys moved more than the baselines' noise "
-			"explains (delta [interval] at its false-coverage level, q):\n",
-			cprof_progname, j->signif->significant);
-	if (keys_moved)
-		report_keys(j, c->base.merged, c->cand.merged);
+		report_keys_rule(c, true);
+	if (settings->rule.absolute)
+		report_cost(c, settings);
+	report_verdict(c, settings);
+	report_context(c, settings);
+	cprof_warnings_print(&c->judgement->warnings);
 }
 
 /* The samples per run of `runs` (in samples), into a new array. */
@@ -374,6 +425,7 @@ static void run_check(struct check *c, struct cprof_loader *loader, struct setti
 {
 	struct cprof_replicates replicates;
 	double units;
+	const char *names[2] = { "the baselines", NULL };
 
 	list_baselines(c->dir, &c->base);
 	read_runs(loader, &c->base);
@@ -386,6 +438,7 @@ static void run_check(struct check *c, struct cprof_loader *loader, struct setti
 		cprof_die("--rule test: the counts are %s, not samples of a known period: there is "
 			  "no verdict; use --rule distance", cprof_dist_sample_type(c->base.merged));
 	baseline_figures(c, settings, units);
+	names[1] = c->cand.count > 1 ? "the candidates" : "the candidate";
 	replicates.a = (const struct cprof_dist *const *)c->base.dists;
 	replicates.count_a = c->base.count;
 	replicates.b = (const struct cprof_dist *const *)c->cand.dists;
@@ -394,7 +447,7 @@ static void run_check(struct check *c, struct cprof_loader *loader, struct setti
 				     settings->keys);
 	c->judgement = cprof_judge_replicates(c->base.merged, c->cand.merged, c->diff,
 					      settings->rule.k, settings->keys,
-					      &settings->rule.signif, &replicates);
+					      &settings->rule.signif, names, &replicates);
 	if (settings->rule.absolute)
 		judge_cost(c, settings, units);
 	c->different = cprof_regress_different(&settings->rule, c->judgement->signif &&
@@ -664,10 +717,8 @@ int main(int argc, char **argv)
 		draw(&check, &loader, &settings);
 	if (!settings.svg)
 		cprof_json_print(check_json(&check, &settings), settings.compact);
-	if (!settings.quiet) {
-		cprof_warnings_print(&check.judgement->warnings);
+	if (!settings.quiet)
 		report(&check, &settings);
-	}
 	cprof_judgement_free(check.judgement);
 	cprof_diff_free(check.diff);
 	free_runs(&check.cand);
