@@ -354,7 +354,8 @@ static void print_intervals(const struct cell *cells, const struct rates *r, siz
 			continue;
 		printf("%5zu %5zu %6.0f%% %+5.0f%% %+5.0f%s %8zu %6zu %8.1f%% %6.1f%% %6zu %11zu\n",
 		       cells[i].baselines, cells[i].candidates, 100.0 * cells[i].total_sd,
-		       100.0 * cells[i].slowdown, 100.0 * cells[i].gain, cells[i].quiet ? "q" : " ",
+		       100.0 * cells[i].slowdown, 100.0 * cells[i].gain,
+		       cells[i].quiet ? "q" : " ",
 		       t->rows, t->moved,
 		       t->moved ? 100.0 * (double)t->covered / (double)t->moved : 100.0,
 		       100.0 * (1.0 - t->fcr / (double)(t->trials ? t->trials : 1)), t->noted,
@@ -528,7 +529,8 @@ int main(int argc, char **argv)
 	       "  absolute: the keys or the cost, --absolute; cost: the cost alone;\n"
 	       "  single-phi: one dispersion for the whole profile (cprof 0.1 before issue 27);\n"
 	       "  oracle: the keys, point rule, each key's prior the law of the dispersions\n",
-	       seed, trials, defaults.alpha, defaults.min_effect, regress_defaults.min_ratio, KEYS, SAMPLES,
+	       seed, trials, defaults.alpha, defaults.min_effect, regress_defaults.min_ratio, KEYS,
+	       SAMPLES,
 	       100.0 * (1 - NOISY_SHARE), QUIET_PHI, 100.0 * NOISY_SHARE, NOISY_PHI, LOG_SD);
 	printf("\n== false alarms: runs of one build\n");
 	header();

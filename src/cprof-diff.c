@@ -213,63 +213,6 @@ static void print_folded(const struct cprof_dist *a, const struct cprof_dist *b)
 	cprof_ptrs_clear(&keys, NULL);
 }
 
-/* Draws the compared keys as an SVG chart (svg.c), with their intervals
- * and marks when the difference was tested. */
-static void print_svg(const char *const sources[2], const struct cprof_dist *a,
-		      const struct cprof_dist *b, size_t k, enum cprof_keys keys,
-		      const struct cprof_diff *diff, const struct cprof_judgement *j)
-{
-	struct cprof_svg_bar *bars = cprof_xcalloc(diff->count + 1, sizeof(*bars));
-	struct cprof_svg_diff svg;
-	size_t i;
-
-	for (i = 0; i < diff->count; i++) {
-		const struct cprof_diff_entry *e = &diff->entries[i];
-		const struct cprof_key_signif *key = cprof_judgement_key(j, e->key);
-
-		bars[i].key = e->key;
-		bars[i].count_a = e->count_a;
-		bars[i].count_b = e->count_b;
-		bars[i].p_a = e->p_a;
-		bars[i].p_b = e->p_b;
-		bars[i].delta = e->delta;
-		bars[i].tested = key && !isnan(key->ci_low);
-		bars[i].q_value = key ? key->q_value : NAN;
-		bars[i].ci_low = key ? key->ci_low : NAN;
-		bars[i].ci_high = key ? key->ci_high : NAN;
-		bars[i].ci_level = key ? key->ci_level : NAN;
-		bars[i].note = key ? cprof_key_note(key) : NULL;
-		bars[i].significant = key && key->significant;
-	}
-	memset(&svg, 0, sizeof(svg));
-	svg.source_a = sources[0];
-	svg.source_b = sources[1];
-	svg.by = cprof_by_name(a->by);
-	svg.cum = a->cum;
-	svg.stacks = a->by == CPROF_BY_STACK;
-	svg.total_a = a->total;
-	svg.total_b = b->total;
-	svg.k = k;
-	svg.keys_a = keys == CPROF_KEYS_A;
-	svg.manhattan = diff->manhattan;
-	svg.tested = j->signif != NULL;
-	svg.alpha = j->options.alpha;
-	svg.min_effect = j->options.min_effect;
-	svg.dispersion = j->options.dispersion;
-	if (j->signif) {
-		svg.different = j->signif->different;
-		svg.keys = j->count;
-		svg.corrected = j->signif->corrected;
-		svg.significant = j->signif->significant;
-		svg.null_mean = j->null.mean;
-		svg.null_quantile = j->null.quantile;
-	}
-	svg.bars = bars;
-	svg.count = diff->count;
-	cprof_svg_diff(stdout, &svg);
-	free(bars);
-}
-
 /* Draws the differential flame graph of two profiles by stack
  * (flame-svg.c), its frames tested under the judgement's options. */
 static void print_flame(const char *const sources[2], const struct cprof_dist *a,
@@ -481,7 +424,7 @@ static int compare(const char *const sources[2], struct cprof_dist *a, struct cp
 	else if (out->svg && a->by == CPROF_BY_STACK && !a->cum)
 		print_flame(sources, a, b, judgement);
 	else if (out->svg)
-		print_svg(sources, a, b, out->k, out->keys, diff, judgement);
+		cprof_svg_diff(stdout, sources, a, b, out->k, out->keys, diff, judgement);
 	else if (out->folded)
 		print_folded(a, b);
 	else

@@ -27,7 +27,8 @@ static json_t *base_json(enum cprof_base base)
 	return json_integer((json_int_t)cprof_base_value(base));
 }
 
-/* A file name as a JSON string: names need not be UTF-8, JSON must be. */
+/* A file name, or a sentence that holds one, as a JSON string: names need
+ * not be UTF-8, JSON must be. */
 static json_t *source_json(const char *source)
 {
 	char *valid = cprof_utf8_sanitize(source, strlen(source), NULL);
@@ -202,7 +203,7 @@ json_t *cprof_json_diff(const char *source_a, const char *source_b, enum cprof_b
 		return root;
 	warnings = new_array();
 	for (i = 0; i < judgement->warnings.count; i++)
-		append(warnings, cprof_json_string(judgement->warnings.text[i]));
+		append(warnings, source_json(judgement->warnings.text[i]));
 	cprof_json_set(root, "warnings", warnings);
 	return root;
 }
