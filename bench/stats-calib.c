@@ -632,7 +632,8 @@ static void intervals_cell(gsl_rng *rng, const struct shape *shape, uint64_t sam
 		for (i = 0; i < n; i++)
 			s->truth[i] = moved[s->index[i]] - shape->shares[s->index[i]];
 		signif = cprof_signif_compute(s->pairs, n, samples, samples, &defaults);
-		stats_intervals_add(out, signif, s->pairs, n, samples, samples, &defaults, s->truth);
+		stats_intervals_add(out, signif, s->pairs, n, samples, samples, &defaults, s->truth,
+				    true);
 		cprof_signif_free(signif);
 	}
 }

@@ -63,7 +63,7 @@ bool stats_different(const struct cprof_pair *pairs, size_t n, uint64_t total_a,
 void stats_intervals_add(struct stats_intervals *tally, struct cprof_signif *signif,
 			 const struct cprof_pair *pairs, size_t n, uint64_t total_a,
 			 uint64_t total_b, const struct cprof_signif_options *options,
-			 const double *truth)
+			 const double *truth, bool every)
 {
 	size_t i, moved = 0, missed = 0;
 
@@ -71,7 +71,8 @@ void stats_intervals_add(struct stats_intervals *tally, struct cprof_signif *sig
 		const struct cprof_key_signif *key = &signif->keys[i];
 		bool without_0;
 
-		cprof_signif_test(signif, pairs, i, total_a, total_b, options);
+		if (every)
+			cprof_signif_test(signif, pairs, i, total_a, total_b, options);
 		if (!key->tested)
 			continue;
 		without_0 = key->ci_low > 0 || key->ci_high < 0;

@@ -42,12 +42,14 @@ struct stats_intervals {
 	size_t unexplained;    /* moved with 0 inside, or not moved without 0 nor why */
 };
 
-/* Adds one trial: `signif` of the `n` pairs (every key tested, as
- * cprof_signif_test tests them), truth[i] the true delta of pair i. */
+/* Adds one trial: `signif` of the `n` pairs, truth[i] the true delta of
+ * pair i; with `every`, each key tested first (cprof_signif_test, as the
+ * programs test the keys they print), else only those the correction
+ * tested (the others cannot move). */
 void stats_intervals_add(struct stats_intervals *tally, struct cprof_signif *signif,
 			 const struct cprof_pair *pairs, size_t n, uint64_t total_a,
 			 uint64_t total_b, const struct cprof_signif_options *options,
-			 const double *truth);
+			 const double *truth, bool every);
 
 /* hits / trials. */
 double stats_rate(size_t hits, size_t trials);

@@ -174,7 +174,8 @@ static unsigned regress_rule(const struct cprof_runs *runs, struct scratch *s, s
 	result |= cprof_regress_different(&options, signif->different, 0, 0, cost) ? 4 : 0;
 	interval = options.signif;
 	interval.noise = *noise;
-	stats_intervals_add(tally, signif, s->pairs, n, total_a, total_b, &interval, s->truth);
+	stats_intervals_add(tally, signif, s->pairs, n, total_a, total_b, &interval, s->truth,
+			    false);
 	for (i = 0; i < n; i++) {
 		const struct cprof_key_signif *key = &signif->keys[i];
 
@@ -560,10 +561,10 @@ int main(int argc, char **argv)
 		fflush(stdout);
 	}
 	printf("\n== intervals beside the point rule's verdicts (cprof-regress's report and JSON)\n"
-	       "   rows: keys with an interval; moved: keys called moved; coverage: of their "
-	       "intervals,\n   those holding the true delta; 1-FCR: one less the mean share "
-	       "missing it; noted: not\n   moved, interval without 0, why said; unexplained: "
-	       "the others that disagree\n");
+	       "   rows: keys in the correction (the others, tested when printed, cannot move);\n"
+	       "   moved: keys called moved; coverage: of their intervals, those holding the true\n"
+	       "   delta; 1-FCR: one less the mean share missing it; noted: not moved, interval\n"
+	       "   without 0, why said; unexplained: the others that disagree\n");
 	printf("%5s %5s %7s %6s %5s  %7s %6s %9s %7s %6s %11s\n", "base", "cand", "totals",
 	       "slower", "gain", "rows", "moved", "coverage", "1-FCR", "noted", "unexplained");
 	print_intervals(null_cells, null, NULL_CELLS, chosen_null);
