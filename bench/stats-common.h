@@ -1,6 +1,7 @@
 /* stats-common.h: what the calibration benchmarks (bench/stats-calib,
  * bench/stats-replicates) share: Zipf shares, a shifted key, the seeded
- * generator of a cell, the library's verdict, rates and PASS/FAIL lines. */
+ * generator of a cell, the library's verdict, the tally of the intervals
+ * beside the verdicts, rates and PASS/FAIL lines. */
 #ifndef CPROF_BENCH_STATS_COMMON_H
 #define CPROF_BENCH_STATS_COMMON_H
 
