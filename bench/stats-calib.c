@@ -9,7 +9,7 @@
  * same table.  The targets of issue 11 end the output as PASS/FAIL lines;
  * exit 1 when one fails, 2 on trouble.
  *
- *   stats-calib [--seed S] [--trials N] [--entropy-trials N] */
+ *   stats-calib [--seed S] [--trials N] [--entropy-trials N] [--regress-trials N] */
 #include "config.h"
 
 #include <getopt.h>
@@ -25,16 +25,18 @@
 #include "metrics/signif.h"
 #include "metrics/json-metrics.h"
 #include "metrics/judge.h"
+#include "metrics/noise.h"
 #include "metrics/options.h"
+#include "metrics/regress.h"
 #include "metrics/stats.h"
 #include "stats-common.h"
 
-/* The rules as the programs apply them by default. */
-#define TOP_K 10                /* cprof-diff and cprof-regress -k */
+/* The rules as the programs apply them by default: cprof-regress's from
+ * regress.h's defaults. */
+#define TOP_K 10                /* cprof-diff -k */
 #define FAIL_ABOVE 0.05         /* cprof-diff --fail-above 0.05 */
 #define BASELINES 5             /* cprof-regress: runs in BASELINE_DIR */
-#define DISTANCE_FACTOR 2.0     /* cprof-regress --rule distance --factor */
-#define DISTANCE_MARGIN 0.02    /* and --margin */
+#define RUNS (BASELINES + 1)    /* and one candidate */
 
 /* A distribution of shares over keys 0..keys-1 (in key order), and the key
  * a shift moves. */
@@ -57,8 +59,12 @@ struct scratch {
 	uint64_t *counts_a;
 	uint64_t *counts_b;
 	uint64_t *runs;        /* the baselines, runs[run * keys + key] */
-	uint64_t *others;      /* the merge of all baselines but one */
+	uint64_t *table;       /* the runs as regress.h's table, keys with samples */
+	uint64_t totals[RUNS];
+	unsigned char group[RUNS];
 	struct cprof_pair *pairs;
+	size_t *index;         /* pair i is key index[i] */
+	double *truth;         /* pair i's true delta */
 };
 
 /* What the cells measured that a target judges. */
@@ -74,9 +80,14 @@ struct findings {
 	double ten_to_twelve_single_10000;
 	double mm_bias_1000;             /* bits, zipf200 at 1,000 */
 	double coverage_10000;           /* entropy_mm +- 1.96 se, zipf200 at 10,000 */
+	double worst_fcr_coverage;       /* 1 - FCR of moved keys' intervals, shifted cells */
+	char worst_fcr_cell[64];
+	struct stats_intervals shifted;  /* the shifted cells pooled */
+	size_t unexplained;              /* rows where interval and verdict disagree */
 };
 
 static const struct cprof_signif_options defaults = CPROF_SIGNIF_DEFAULTS;
+static const struct cprof_regress_options regress_defaults = CPROF_REGRESS_DEFAULTS;
 static const uint64_t sample_sizes[] = { 1000, 10000, 100000 };
 static const double shifts[] = { 0.0, 0.01, 0.02, 0.05 };
 
@@ -149,8 +160,10 @@ static void scratch_init(struct scratch *s, size_t keys)
 	s->counts_a = cprof_xcalloc(keys, sizeof(*s->counts_a));
 	s->counts_b = cprof_xcalloc(keys, sizeof(*s->counts_b));
 	s->runs = cprof_xcalloc(BASELINES * keys, sizeof(*s->runs));
-	s->others = cprof_xcalloc(keys, sizeof(*s->others));
+	s->table = cprof_xcalloc(keys * RUNS, sizeof(*s->table));
 	s->pairs = cprof_xcalloc(keys, sizeof(*s->pairs));
+	s->index = cprof_xcalloc(keys, sizeof(*s->index));
+	s->truth = cprof_xcalloc(keys, sizeof(*s->truth));
 }
 
 static void scratch_free(struct scratch *s)
@@ -162,8 +175,10 @@ static void scratch_free(struct scratch *s)
 	free(s->counts_a);
 	free(s->counts_b);
 	free(s->runs);
-	free(s->others);
+	free(s->table);
 	free(s->pairs);
+	free(s->index);
+	free(s->truth);
 }
 
 /* The shape's shares with its shifted key's share raised by `gain` into
@@ -199,7 +214,7 @@ static void draw_run(gsl_rng *rng, const double *shares, uint64_t samples, doubl
 /* The pairs cprof-diff builds: one per key of A or B, in key order.
  * Returns how many. */
 static size_t pairs_fill(const uint64_t *a, const uint64_t *b, size_t keys,
-			 struct cprof_pair *pairs)
+			 struct cprof_pair *pairs, size_t *index)
 {
 	size_t i, n = 0;
 
@@ -209,17 +224,11 @@ static size_t pairs_fill(const uint64_t *a, const uint64_t *b, size_t keys,
 		pairs[n].count_a = a[i];
 		pairs[n].count_b = b[i];
 		pairs[n].known = true;
+		if (index)
+			index[n] = i;
 		n++;
 	}
 	return n;
-}
-
-static double distance(const uint64_t *a, const uint64_t *b, uint64_t total_a, uint64_t total_b,
-		       struct scratch *s)
-{
-	size_t n = pairs_fill(a, b, s->keys, s->pairs);
-
-	return cprof_manhattan_of(s->pairs, n, total_a, total_b, TOP_K, false);
 }
 
 /* ---- cprof-diff on multinomial pairs ---- */
@@ -241,7 +250,7 @@ static void diff_cell(gsl_rng *rng, const struct shape *shape, uint64_t samples,
 
 		draw_run(rng, shape->shares, samples, 1.0, s, s->counts_a);
 		draw_run(rng, moved, samples, 1.0, s, s->counts_b);
-		n = pairs_fill(s->counts_a, s->counts_b, s->keys, s->pairs);
+		n = pairs_fill(s->counts_a, s->counts_b, s->keys, s->pairs, NULL);
 		different += stats_different(s->pairs, n, samples, samples, &defaults);
 		above += cprof_manhattan_of(s->pairs, n, samples, samples, TOP_K, false) > FAIL_ABOVE;
 		single += cprof_share_test(s->counts_a[key], samples, s->counts_b[key], samples,
@@ -325,24 +334,6 @@ struct regress_rates {
 	double mean_phi;       /* of cprof_dispersion_estimate */
 };
 
-/* The noise of --rule distance: the largest distance of a baseline (B) from
- * the merge of the others (A). */
-static double baseline_noise(uint64_t samples, struct scratch *s)
-{
-	double noise = 0.0;
-	size_t r, o, i;
-
-	for (r = 0; r < BASELINES; r++) {
-		memset(s->others, 0, s->keys * sizeof(*s->others));
-		for (o = 0; o < BASELINES; o++)
-			for (i = 0; o != r && i < s->keys; i++)
-				s->others[i] += s->runs[o * s->keys + i];
-		noise = fmax(noise, distance(s->others, s->runs + r * s->keys,
-					     (BASELINES - 1) * samples, samples, s));
-	}
-	return noise;
-}
-
 /* The merge of every baseline into s->counts_a. */
 static void merge_baselines(struct scratch *s)
 {
@@ -354,32 +345,67 @@ static void merge_baselines(struct scratch *s)
 			s->counts_a[i] += s->runs[r * s->keys + i];
 }
 
-/* One trial: the baselines and the candidate drawn, both rules applied;
- * bit 0 of the result is rule test's failure, bit 1 rule distance's, bit 2
- * the single test's.  The estimated dispersion into *phi_hat. */
+/* The baselines (s->runs) and the candidate (s->counts_b) as
+ * cprof-regress's table of runs, over the keys with samples, as its
+ * judgement has them; s->pairs their merged counts.  Returns the keys. */
+static size_t runs_fill(struct scratch *s, uint64_t samples)
+{
+	size_t i, r, n = 0;
+
+	for (r = 0; r < RUNS; r++) {
+		s->totals[r] = samples;
+		s->group[r] = r == BASELINES;
+	}
+	for (i = 0; i < s->keys; i++) {
+		if (s->counts_a[i] == 0 && s->counts_b[i] == 0)
+			continue;
+		for (r = 0; r < BASELINES; r++)
+			s->table[n * RUNS + r] = s->runs[r * s->keys + i];
+		s->table[n * RUNS + BASELINES] = s->counts_b[i];
+		s->pairs[n].count_a = s->counts_a[i];
+		s->pairs[n].count_b = s->counts_b[i];
+		s->pairs[n].known = true;
+		n++;
+	}
+	return n;
+}
+
+/* One trial: the baselines and the candidate drawn, both rules applied as
+ * cprof-regress applies them (regress.h); bit 0 of the result is rule
+ * test's failure, bit 1 rule distance's, bit 2 the single test's.  The
+ * estimated dispersion into *phi_hat. */
 static unsigned regress_trial(gsl_rng *rng, const struct shape *shape, const double *moved,
 			      uint64_t samples, double phi, struct scratch *s, double *phi_hat)
 {
-	struct cprof_signif_options options = defaults;
+	struct cprof_regress_options options = regress_defaults;
 	uint64_t merged = BASELINES * samples;
 	size_t r, n, key = shape->shifted;
+	struct cprof_runs runs;
+	struct cprof_signif *signif;
+	struct cprof_noise *noise;
+	double distance, threshold;
 	unsigned fails = 0;
 
 	for (r = 0; r < BASELINES; r++)
 		draw_run(rng, shape->shares, samples, phi, s, s->runs + r * s->keys);
 	draw_run(rng, moved, samples, phi, s, s->counts_b);
 	merge_baselines(s);
-	options.dispersion = *phi_hat = cprof_dispersion_estimate(s->runs, BASELINES, s->keys);
-
-	n = pairs_fill(s->counts_a, s->counts_b, s->keys, s->pairs);
-	if (stats_different(s->pairs, n, merged, samples, &options))
+	n = runs_fill(s, samples);
+	runs = (struct cprof_runs){ s->table, n, RUNS, s->totals, s->group };
+	options.signif.dispersion = *phi_hat = cprof_regress_dispersion(&runs, 1.0);
+	signif = cprof_regress_keys(&runs, s->pairs, n, merged, samples, &options.signif, &noise);
+	distance = cprof_manhattan_of(s->pairs, n, merged, samples, options.k, options.a_only);
+	threshold = cprof_regress_threshold(&options, cprof_regress_noise(&runs, &options));
+	if (cprof_regress_different(&options, signif->different, distance, threshold, NULL))
 		fails |= 1;
-	if (cprof_manhattan_of(s->pairs, n, merged, samples, TOP_K, false) >
-	    DISTANCE_FACTOR * baseline_noise(samples, s) + DISTANCE_MARGIN)
+	options.rule = CPROF_RULE_DISTANCE;
+	if (cprof_regress_different(&options, signif->different, distance, threshold, NULL))
 		fails |= 2;
 	if (cprof_share_test(s->counts_a[key], merged, s->counts_b[key], samples, *phi_hat) <=
 	    defaults.alpha)
 		fails |= 4;
+	cprof_signif_free(signif);
+	cprof_noise_free(noise);
 	return fails;
 }
 
@@ -424,7 +450,7 @@ static unsigned long regress_section(gsl_rng *rng, unsigned long seed, unsigned 
 	printf("\n== cprof-regress: %d baselines and a candidate, Dirichlet-multinomial runs, "
 	       "%zu trials a cell\n", BASELINES, trials);
 	printf("rate of failure by --rule test and --rule distance (factor %g, margin %g)\n",
-	       DISTANCE_FACTOR, DISTANCE_MARGIN);
+	       regress_defaults.factor, regress_defaults.margin);
 	printf("%-11s %7s %4s %8s %4s %6s %9s %9s %7s\n", "shape", "samples", "phi", "phi-est",
 	       "key", "shift", "test", "distance", "single");
 	scratch_init(&s, shape->keys);
@@ -544,7 +570,7 @@ static void null_cell(gsl_rng *rng, const struct shape *shape, uint64_t samples,
 
 		draw_run(rng, shape->shares, samples, 1.0, s, s->counts_a);
 		draw_run(rng, shape->shares, samples, 1.0, s, s->counts_b);
-		n = pairs_fill(s->counts_a, s->counts_b, s->keys, s->pairs);
+		n = pairs_fill(s->counts_a, s->counts_b, s->keys, s->pairs, NULL);
 		d = cprof_manhattan_of(s->pairs, n, samples, samples, TOP_K, false);
 		cprof_manhattan_null(s->pairs, n, samples, samples, TOP_K, false, 1.0, defaults.alpha,
 				     0, &null);
@@ -587,13 +613,99 @@ static unsigned long null_section(gsl_rng *rng, unsigned long seed, unsigned lon
 	return cell;
 }
 
+/* ---- the intervals beside the verdicts ---- */
+
+static void intervals_cell(gsl_rng *rng, const struct shape *shape, uint64_t samples, double gain,
+			   size_t trials, struct scratch *s, struct stats_intervals *out)
+{
+	const double *moved = shift_shares(shape, gain, s);
+	size_t t, i;
+
+	memset(out, 0, sizeof(*out));
+	for (t = 0; t < trials; t++) {
+		struct cprof_signif *signif;
+		size_t n;
+
+		draw_run(rng, shape->shares, samples, 1.0, s, s->counts_a);
+		draw_run(rng, moved, samples, 1.0, s, s->counts_b);
+		n = pairs_fill(s->counts_a, s->counts_b, s->keys, s->pairs, s->index);
+		for (i = 0; i < n; i++)
+			s->truth[i] = moved[s->index[i]] - shape->shares[s->index[i]];
+		signif = cprof_signif_compute(s->pairs, n, samples, samples, &defaults);
+		stats_intervals_add(out, signif, s->pairs, n, samples, samples, &defaults, s->truth,
+				    true);
+		cprof_signif_free(signif);
+	}
+}
+
+/* Prints one row of an intervals table. */
+static void intervals_row(const struct shape *shape, uint64_t samples, double gain,
+			  const struct stats_intervals *r)
+{
+	printf("%-11s %7" PRIu64 " %+5.0f%% %9zu %7zu %8.1f%% %7.1f%% %7zu %11zu\n", shape->name,
+	       samples, 100.0 * gain, r->rows, r->moved,
+	       r->moved ? 100.0 * (double)r->covered / (double)r->moved : 100.0,
+	       100.0 * (1.0 - r->fcr / (double)(r->trials ? r->trials : 1)), r->noted,
+	       r->unexplained);
+}
+
+static unsigned long intervals_section(gsl_rng *rng, unsigned long seed, unsigned long cell,
+				       const struct shape *shapes, size_t nshapes, size_t trials,
+				       struct findings *f)
+{
+	size_t i, j, g;
+
+	printf("\n== intervals beside the verdicts: cprof-diff's pairs, %zu trials a cell\n",
+	       trials);
+	printf("rows: keys with an interval; moved: keys called moved; coverage: of their "
+	       "intervals, those holding\nthe true delta; 1-FCR: one less the mean share of "
+	       "moved keys' intervals missing it; noted: not moved,\ninterval without 0, why "
+	       "said; unexplained: moved with 0 inside, or without 0 and no why\n");
+	printf("%-11s %7s %6s %9s %7s %9s %8s %7s %11s\n", "shape", "samples", "shift", "rows",
+	       "moved", "coverage", "1-FCR", "noted", "unexplained");
+	f->worst_fcr_coverage = 1.0;
+	for (i = 0; i < nshapes; i++) {
+		struct scratch s;
+
+		if (strcmp(shapes[i].name, "zipf200-10") == 0)
+			continue;
+		scratch_init(&s, shapes[i].keys);
+		for (j = 0; j < sizeof(sample_sizes) / sizeof(*sample_sizes); j++)
+			for (g = 0; g < sizeof(shifts) / sizeof(*shifts); g++) {
+				struct stats_intervals r;
+				double fcr_coverage;
+
+				stats_seed_cell(rng, seed, cell++);
+				intervals_cell(rng, &shapes[i], sample_sizes[j], shifts[g], trials,
+					       &s, &r);
+				intervals_row(&shapes[i], sample_sizes[j], shifts[g], &r);
+				f->unexplained += r.unexplained;
+				if (shifts[g] > 0) {
+					f->shifted.trials += r.trials;
+					f->shifted.moved += r.moved;
+					f->shifted.covered += r.covered;
+					f->shifted.fcr += r.fcr;
+				}
+				fcr_coverage = 1.0 - r.fcr / (double)r.trials;
+				if (shifts[g] > 0 && fcr_coverage < f->worst_fcr_coverage) {
+					f->worst_fcr_coverage = fcr_coverage;
+					snprintf(f->worst_fcr_cell, sizeof(f->worst_fcr_cell),
+						 "%s at %" PRIu64 ", %+.0f%%", shapes[i].name,
+						 sample_sizes[j], 100.0 * shifts[g]);
+				}
+			}
+		scratch_free(&s);
+	}
+	return cell;
+}
+
 /* ---- targets ---- */
 
 /* Prints one line per target of issue 11; true when all pass. */
 static bool judge(const struct findings *f)
 {
 	bool ok = true;
-	double gap = f->zipf_plus2_single - f->zipf_plus2_power;
+	double gap = f->zipf_plus2_single - f->zipf_plus2_power, fcr, coverage;
 
 	printf("\n== targets\n");
 	ok &= stats_target(f->worst_diff_null <= 0.02, "--fail-different false alarms <= 2%% in "
@@ -618,6 +730,16 @@ static bool judge(const struct findings *f)
 	ok &= stats_target(f->coverage_10000 >= 0.92 && f->coverage_10000 <= 0.98, "entropy_mm +- "
 			   "1.96 se covers the true entropy in 92-98%% at 10000 (%.1f%%)",
 			   100.0 * f->coverage_10000);
+	fcr = 1.0 - f->shifted.fcr / (double)(f->shifted.trials ? f->shifted.trials : 1);
+	coverage = f->shifted.moved ? (double)f->shifted.covered / (double)f->shifted.moved : 1.0;
+	ok &= stats_target(fcr >= 1.0 - defaults.alpha && coverage >= 1.0 - defaults.alpha,
+			   "the moved keys' intervals hold their true delta: 1 - FCR and coverage "
+			   ">= %g%% over the shifted cells (%.2f%%, %.2f%% of %zu; worst cell "
+			   "%.2f%%, %s)", 100.0 * (1.0 - defaults.alpha), 100.0 * fcr,
+			   100.0 * coverage, f->shifted.moved, 100.0 * f->worst_fcr_coverage,
+			   f->worst_fcr_cell);
+	ok &= stats_target(f->unexplained == 0, "no row where interval and verdict disagree "
+			   "unexplained (%zu)", f->unexplained);
 	return ok;
 }
 
@@ -627,12 +749,14 @@ static void usage(void) __attribute__((noreturn));
 
 static void usage(void)
 {
-	printf("usage: %s [--seed S] [--trials N] [--entropy-trials N]\n"
+	printf("usage: %s [--seed S] [--trials N] [--entropy-trials N] [--regress-trials N]\n"
 	       "Simulate profiles and print how often cprof's verdicts are wrong and right.\n"
 	       "  --seed S     the generator's seed (default 1)\n"
 	       "  --trials N   trials a cell (default 1000; manhattan_null cells: N/5)\n"
 	       "  --entropy-trials N\n"
 	       "               trials an entropy cell (default: as --trials)\n"
+	       "  --regress-trials N\n"
+	       "               trials a cprof-regress cell (default: as --trials)\n"
 	       "  -h, --help   this help\n",
 	       cprof_progname);
 	exit(cprof_finish_output(EXIT_OK));
@@ -660,12 +784,13 @@ int main(int argc, char **argv)
 	static const struct option options[] = {
 		{ "entropy-trials", required_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "regress-trials", required_argument, NULL, 'r' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "trials", required_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct findings findings;
-	size_t trials = 1000, entropy_trials = 0;
+	size_t trials = 1000, entropy_trials = 0, regress_trials = 0;
 	uint64_t seed = 1;
 	struct shape shapes[4];
 	unsigned long cell = 0;
@@ -686,6 +811,9 @@ int main(int argc, char **argv)
 		case 'n':
 			trials = stats_trials_option("--trials", optarg);
 			break;
+		case 'r':
+			regress_trials = stats_trials_option("--regress-trials", optarg);
+			break;
 		case 's':
 			seed = cprof_option_u64("--seed", optarg);
 			break;
@@ -699,6 +827,8 @@ int main(int argc, char **argv)
 		cprof_die("no operands expected (see --help)");
 	if (entropy_trials == 0)
 		entropy_trials = trials;
+	if (regress_trials == 0)
+		regress_trials = trials;
 
 	rng = stats_rng_new();
 	shapes[0] = shape_zipf200();
@@ -708,9 +838,10 @@ int main(int argc, char **argv)
 
 	print_shapes(shapes, 4, (unsigned long)seed, trials);
 	cell = diff_section(rng, seed, cell, shapes, 4, trials, &findings);
-	cell = regress_section(rng, seed, cell, &shapes[0], trials, &findings);
+	cell = regress_section(rng, seed, cell, &shapes[0], regress_trials, &findings);
 	cell = entropy_section(rng, seed, cell, &shapes[0], entropy_trials, &findings);
-	null_section(rng, seed, cell, shapes, trials / 5);
+	cell = null_section(rng, seed, cell, shapes, trials / 5);
+	intervals_section(rng, seed, cell, shapes, 4, trials, &findings);
 	ok = judge(&findings);
 
 	for (i = 0; i < 4; i++)

@@ -60,6 +60,42 @@ bool stats_different(const struct cprof_pair *pairs, size_t n, uint64_t total_a,
 	return different;
 }
 
+void stats_intervals_add(struct stats_intervals *tally, struct cprof_signif *signif,
+			 const struct cprof_pair *pairs, size_t n, uint64_t total_a,
+			 uint64_t total_b, const struct cprof_signif_options *options,
+			 const double *truth, bool every)
+{
+	size_t i, moved = 0, missed = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct cprof_key_signif *key = &signif->keys[i];
+		bool without_0;
+
+		if (every)
+			cprof_signif_test(signif, pairs, i, total_a, total_b, options);
+		if (!key->tested)
+			continue;
+		without_0 = key->ci_low > 0 || key->ci_high < 0;
+		tally->rows++;
+		if (key->significant) {
+			bool covers = key->ci_low <= truth[i] && truth[i] <= key->ci_high;
+
+			moved++;
+			missed += !covers;
+			tally->unexplained += !without_0;
+		} else if (without_0) {
+			if (cprof_key_note(key))
+				tally->noted++;
+			else
+				tally->unexplained++;
+		}
+	}
+	tally->trials++;
+	tally->moved += moved;
+	tally->covered += moved - missed;
+	tally->fcr += moved > 0 ? (double)missed / (double)moved : 0.0;
+}
+
 double stats_rate(size_t hits, size_t trials)
 {
 	return (double)hits / (double)trials;

@@ -78,8 +78,21 @@ static void print_verdict(const struct cprof_judgement *j)
 	       j->null.quantile);
 }
 
-/* One compared key; with a judgement, its q, interval and a mark when it
- * changed significantly. */
+/* The mark of a tested key: "*" when moved; when not moved but its
+ * interval excludes 0, why (cprof_key_note) in a word. */
+static const char *key_mark(const struct cprof_key_signif *key)
+{
+	const char *note = cprof_key_note(key);
+
+	if (key->significant)
+		return "*";
+	if (!note)
+		return "";
+	return strcmp(note, "below --min-effect") == 0 ? "<min-effect" : "not-signif";
+}
+
+/* One compared key; with a judgement, its q, interval, the interval's
+ * level and its mark. */
 static void print_entry(const struct cprof_diff_entry *e, const struct cprof_judgement *j)
 {
 	const struct cprof_key_signif *key = j ? cprof_judgement_key(j, e->key) : NULL;
@@ -87,13 +100,23 @@ static void print_entry(const struct cprof_diff_entry *e, const struct cprof_jud
 	printf("%8.2f %8.2f %+8.2f %10" PRIu64 " %10" PRIu64, 100.0 * e->p_a, 100.0 * e->p_b,
 	       100.0 * e->delta, e->count_a, e->count_b);
 	if (key && !isnan(key->p_value))
-		printf(" %9.2g %+7.2f %+7.2f %s", key->q_value, 100.0 * key->ci_low,
-		       100.0 * key->ci_high, key->significant ? "*" : " ");
+		printf(" %9.2g %+7.2f %+7.2f %8.6g %-11s", key->q_value, 100.0 * key->ci_low,
+		       100.0 * key->ci_high, 100.0 * key->ci_level, key_mark(key));
 	else if (j && j->signif)
-		printf(" %9s %7s %7s  ", "-", "-", "-");
+		printf(" %9s %7s %7s %8s %-11s", "-", "-", "-", "-", "");
 	putchar(' ');
 	cprof_put_text(stdout, e->key);
 	putchar('\n');
+}
+
+/* What the marks and the levels of the intervals mean. */
+static void print_legend(const struct cprof_judgement *j)
+{
+	printf("intervals at level%%: each excludes 0 exactly where its key's test rejects; the "
+	       "%zu keys corrected at the false-coverage level of the %zu the correction "
+	       "selected (1 - R alpha w / m)\n", j->signif->corrected, j->signif->selected);
+	printf("* moved: q <= %g and |delta| >= %g; <min-effect: the interval excludes 0, the "
+	       "change is below --min-effect\n", j->options.alpha, j->options.min_effect);
 }
 
 static void print_text(const char *const sources[2], const struct cprof_dist *a,
@@ -112,17 +135,16 @@ static void print_text(const char *const sources[2], const struct cprof_dist *a,
 	else
 		printf("the top %zu of %s", k, keys == CPROF_KEYS_A ? "a" : "a and of b");
 	printf(": manhattan %.6f over %zu keys\n", diff->manhattan, diff->count);
-	if (j->signif)
+	if (j->signif) {
 		print_verdict(j);
+		print_legend(j);
+	}
 	printf("%8s %8s %8s %10s %10s", "p_a%", "p_b%", "delta%", "count_a", "count_b");
 	if (j->signif)
-		printf(" %9s %7s %7s  ", "q", "ci_lo%", "ci_hi%");
+		printf(" %9s %7s %7s %8s %-11s", "q", "ci_lo%", "ci_hi%", "level%", "mark");
 	printf(" %s\n", "key");
 	for (i = 0; i < diff->count; i++)
 		print_entry(&diff->entries[i], j);
-	if (j->signif && j->signif->significant > 0)
-		printf("* changed significantly: q <= %g and |delta| >= %g\n", j->options.alpha,
-		       j->options.min_effect);
 }
 
 /* Orders key pointers bytewise, for g_ptr_array_sort. */
@@ -186,61 +208,6 @@ static void print_folded(const struct cprof_dist *a, const struct cprof_dist *b)
 				      in_b ? in_b->count : 0);
 	}
 	cprof_ptrs_clear(&keys, NULL);
-}
-
-/* Draws the compared keys as an SVG chart (svg.c), with their intervals
- * and marks when the difference was tested. */
-static void print_svg(const char *const sources[2], const struct cprof_dist *a,
-		      const struct cprof_dist *b, size_t k, enum cprof_keys keys,
-		      const struct cprof_diff *diff, const struct cprof_judgement *j)
-{
-	struct cprof_svg_bar *bars = cprof_xcalloc(diff->count + 1, sizeof(*bars));
-	struct cprof_svg_diff svg;
-	size_t i;
-
-	for (i = 0; i < diff->count; i++) {
-		const struct cprof_diff_entry *e = &diff->entries[i];
-		const struct cprof_key_signif *key = cprof_judgement_key(j, e->key);
-
-		bars[i].key = e->key;
-		bars[i].count_a = e->count_a;
-		bars[i].count_b = e->count_b;
-		bars[i].p_a = e->p_a;
-		bars[i].p_b = e->p_b;
-		bars[i].delta = e->delta;
-		bars[i].tested = key && !isnan(key->ci_low);
-		bars[i].q_value = key ? key->q_value : NAN;
-		bars[i].ci_low = key ? key->ci_low : NAN;
-		bars[i].ci_high = key ? key->ci_high : NAN;
-		bars[i].significant = key && key->significant;
-	}
-	memset(&svg, 0, sizeof(svg));
-	svg.source_a = sources[0];
-	svg.source_b = sources[1];
-	svg.by = cprof_by_name(a->by);
-	svg.cum = a->cum;
-	svg.stacks = a->by == CPROF_BY_STACK;
-	svg.total_a = a->total;
-	svg.total_b = b->total;
-	svg.k = k;
-	svg.keys_a = keys == CPROF_KEYS_A;
-	svg.manhattan = diff->manhattan;
-	svg.tested = j->signif != NULL;
-	svg.alpha = j->options.alpha;
-	svg.min_effect = j->options.min_effect;
-	svg.dispersion = j->options.dispersion;
-	if (j->signif) {
-		svg.different = j->signif->different;
-		svg.keys = j->count;
-		svg.corrected = j->signif->corrected;
-		svg.significant = j->signif->significant;
-		svg.null_mean = j->null.mean;
-		svg.null_quantile = j->null.quantile;
-	}
-	svg.bars = bars;
-	svg.count = diff->count;
-	cprof_svg_diff(stdout, &svg);
-	free(bars);
 }
 
 /* Draws the differential flame graph of two profiles by stack
@@ -400,6 +367,30 @@ static void warn_unknown(const char *source, const struct cprof_dist *dist, size
 			   source, unknown, cprof_dist_other(dist));
 }
 
+/* The name of an operand in a message: "standard input" for -. */
+static const char *operand_name(const char *source)
+{
+	return strcmp(source, "-") == 0 ? "standard input" : source;
+}
+
+/* The sides in the user's words, for the judgement's warnings: the
+ * operands, "the first" and "the second" before them when they are one
+ * name; the caller frees both. */
+static void side_names(const char *const sources[2], char *names[2])
+{
+	const char *a = operand_name(sources[0]), *b = operand_name(sources[1]);
+	bool same = strcmp(a, b) == 0;
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		const char *name = i == 0 ? a : b, *which = i == 0 ? "the first " : "the second ";
+		size_t size = strlen(name) + (same ? strlen(which) : 0) + 1;
+
+		names[i] = cprof_xmalloc(size);
+		snprintf(names[i], size, "%s%s", same ? which : "", name);
+	}
+}
+
 /* Compares A and B, prints the answer in the mode `out` asks for, and
  * returns the exit status. */
 static int compare(const char *const sources[2], struct cprof_dist *a, struct cprof_dist *b,
@@ -409,6 +400,7 @@ static int compare(const char *const sources[2], struct cprof_dist *a, struct cp
 	struct cprof_judgement *judgement;
 	const double *entropy_a, *entropy_b;
 	double entropy_values[2];
+	char *names[2];
 	int status;
 
 	diff = cprof_diff_compute(a, b, out->k, out->keys);
@@ -419,15 +411,17 @@ static int compare(const char *const sources[2], struct cprof_dist *a, struct cp
 	entropy_b = cprof_entropy_bits(b, &entropy_values[1]);
 	warn_unknown(sources[0], a, shown->unknown_a);
 	warn_unknown(sources[1], b, shown->unknown_b);
+	side_names(sources, names);
 	judgement = cprof_judge(a, b, shown, out->folded ? 0 : out->k,
-				out->folded ? CPROF_KEYS_UNION : out->keys, &out->signif);
+				out->folded ? CPROF_KEYS_UNION : out->keys, &out->signif,
+				(const char *const *)names);
 	cprof_warnings_print(&judgement->warnings);
 	if (out->text)
 		print_text(sources, a, b, out->k, out->keys, diff, entropy_a, entropy_b, judgement);
 	else if (out->svg && a->by == CPROF_BY_STACK && !a->cum)
 		print_flame(sources, a, b, judgement);
 	else if (out->svg)
-		print_svg(sources, a, b, out->k, out->keys, diff, judgement);
+		cprof_svg_diff(stdout, sources, a, b, out->k, out->keys, diff, judgement);
 	else if (out->folded)
 		print_folded(a, b);
 	else
@@ -439,6 +433,8 @@ static int compare(const char *const sources[2], struct cprof_dist *a, struct cp
 	if (out->fail_different && judgement->signif->different)
 		status = EXIT_VERDICT;
 	cprof_judgement_free(judgement);
+	free(names[0]);
+	free(names[1]);
 	if (shown != diff)
 		cprof_diff_free(shown);
 	cprof_diff_free(diff);
@@ -461,7 +457,7 @@ int main(int argc, char **argv)
 	argv += first;
 	check_output(&out);
 	if (argc != 2 && argc != 1)
-		cprof_die("two inputs needed, A and B, not %d (see --help)", argc);
+		cprof_die("two profiles to compare needed, not %d (see --help)", argc);
 	cprof_loader_check_operands((const char *const *)argv, argc);
 	sources[0] = argv[0];
 	sources[1] = argv[argc - 1];

@@ -37,12 +37,8 @@ static void usage(void)
 }
 
 /* One input's result, kept once its distribution is freed. */
-struct result {
-	const char *source;
-	struct cprof_entropy entropy;
-};
 
-static void print_text(const struct result *results, size_t count, enum cprof_by by,
+static void print_text(const struct cprof_svg_profile *results, size_t count, enum cprof_by by,
 		       enum cprof_base base, const struct cprof_stability *stability)
 {
 	size_t i;
@@ -74,40 +70,13 @@ static void print_text(const struct result *results, size_t count, enum cprof_by
 }
 
 /* Draws the entropies as an SVG chart (svg.c). */
-static void print_svg(const struct result *results, size_t count, enum cprof_by by,
+static void print_svg(const struct cprof_svg_profile *results, size_t count, enum cprof_by by,
 		      enum cprof_base base, const struct cprof_stability *stability)
 {
-	struct cprof_svg_profile *profiles = cprof_xcalloc(count, sizeof(*profiles));
-	struct cprof_svg_entropy svg;
-	size_t i;
+	struct cprof_svg_entropy svg = { cprof_by_name(by), cprof_base_unit(base), results, count,
+					 stability };
 
-	for (i = 0; i < count; i++) {
-		const struct cprof_entropy *e = &results[i].entropy;
-
-		profiles[i].source = results[i].source;
-		profiles[i].entropy = e->entropy;
-		profiles[i].entropy_mm = e->entropy_mm;
-		profiles[i].se = e->se;
-		profiles[i].total = e->total;
-		profiles[i].entries = e->entries;
-		profiles[i].lower_bound = e->lower_bound;
-	}
-	memset(&svg, 0, sizeof(svg));
-	svg.by = cprof_by_name(by);
-	svg.unit = cprof_base_unit(base);
-	svg.profiles = profiles;
-	svg.count = count;
-	if (stability) {
-		svg.has_stability = true;
-		svg.mean = stability->mean;
-		svg.sd = stability->sd;
-		svg.min = stability->min;
-		svg.max = stability->max;
-		svg.cv = stability->cv;
-		svg.sampling_sd = stability->sampling_sd;
-	}
 	cprof_svg_entropy(stdout, &svg);
-	free(profiles);
 }
 
 /* What the program prints, from its options. */
@@ -170,7 +139,7 @@ static void check_output(const struct output *out)
 /* Reads each input and fills its result, its entropy in `values` and
  * its standard error in `se`; returns the key of the first. */
 static enum cprof_by read_inputs(struct cprof_loader *loader, const char *const *inputs,
-				 int count, enum cprof_base base, struct result *results,
+				 int count, enum cprof_base base, struct cprof_svg_profile *results,
 				 double *values, double *se)
 {
 	enum cprof_by by = CPROF_BY_FUNCTION;
@@ -201,7 +170,7 @@ static enum cprof_by read_inputs(struct cprof_loader *loader, const char *const 
 }
 
 /* Prints the JSON of one input, or of several with their stability. */
-static void print_json(const struct result *results, size_t count, enum cprof_by by,
+static void print_json(const struct cprof_svg_profile *results, size_t count, enum cprof_by by,
 		       enum cprof_base base, const struct cprof_stability *stability, bool compact)
 {
 	json_t *profiles;
@@ -230,7 +199,7 @@ int main(int argc, char **argv)
 	struct cprof_loader loader;
 	struct cprof_stability stability;
 	struct output out = { .base = CPROF_BASE_2 };
-	struct result *results;
+	struct cprof_svg_profile *results;
 	const char *const *inputs;
 	enum cprof_by by;
 	double *values, *se;

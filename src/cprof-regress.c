@@ -23,12 +23,11 @@
 #include "metrics/judge.h"
 #include "metrics/options.h"
 #include "metrics/page.h"
+#include "metrics/regress.h"
 #include "metrics/stats.h"
 
 enum { OPT_ABSOLUTE = 512, OPT_EFFECT, OPT_FACTOR, OPT_HTML, OPT_MARGIN, OPT_MIN_RATIO, OPT_RULE,
        OPT_SVG };
-
-enum rule { RULE_TEST, RULE_DISTANCE };
 
 static void usage(void)
 {
@@ -57,16 +56,10 @@ static void usage(void)
 
 /* The command line. */
 struct settings {
-	enum rule rule;
-	struct cprof_signif_options signif;
-	double factor;
-	double margin;
-	size_t k;
+	struct cprof_regress_options rule;  /* the rule and its figures (regress.h) */
 	enum cprof_keys keys;
 	bool compact;
 	bool quiet;
-	bool absolute;
-	double min_ratio;
 	bool svg;              /* --svg: the flame graph on standard output */
 	const char *html;      /* --html FILE */
 };
@@ -184,54 +177,72 @@ static void free_runs(struct runs *runs)
 	cprof_dist_free(runs->merged);
 }
 
-/* The dispersion of the baselines: their runs x keys table, each run's
- * samples outside its listed entries (a truncated flat's other) one more
- * column. */
-static double baseline_dispersion(const struct runs *base)
+/* One regression check, read and judged. */
+struct check {
+	const char *dir;
+	char *candidate;               /* the operands, as the JSON names them */
+	struct runs base;
+	struct runs cand;
+	struct cprof_diff *diff;
+	struct cprof_judgement *judgement;
+	struct cprof_cost cost;        /* --absolute */
+	double noise;                  /* --rule distance */
+	double threshold;
+	bool different;
+};
+
+/* The runs of both sides as regress.h's table, in raw counts (the
+ * caller frees *counts, *totals and *group). */
+static struct cprof_runs runs_table(const struct runs *base, const struct runs *cand,
+				    uint64_t **counts, uint64_t **totals, unsigned char **group)
 {
-	const struct cprof_dist *merged = base->merged;
-	size_t keys = merged->entries.len + 1, i;
-	uint64_t *table = cprof_xcalloc(base->count * keys, sizeof(*table));
-	double phi;
-	size_t j;
+	struct cprof_pair *pairs;
+	size_t keys, runs = base->count + cand->count, r, j;
+	const char **names = cprof_diff_keys(base->merged, cand->merged, &keys, &pairs);
+	struct cprof_runs table;
 
-	for (i = 0; i < base->count; i++) {
-		uint64_t listed = 0;
+	*counts = cprof_xcalloc(keys * runs + 1, sizeof(**counts));
+	*totals = cprof_xcalloc(runs, sizeof(**totals));
+	*group = cprof_xcalloc(runs, 1);
+	for (r = 0; r < runs; r++) {
+		const struct cprof_dist *dist = r < base->count ? base->dists[r] :
+					       cand->dists[r - base->count];
 
-		for (j = 0; j < merged->entries.len; j++) {
-			const struct cprof_entry *entry = merged->entries.items[j];
-			const struct cprof_entry *own = cprof_dist_find(base->dists[i], entry->key);
+		(*group)[r] = r >= base->count;
+		(*totals)[r] = dist->total;
+		for (j = 0; j < keys; j++) {
+			const struct cprof_entry *own = cprof_dist_find(dist, names[j]);
 
-			table[i * keys + j] = own ? own->count : 0;
-			listed += table[i * keys + j];
+			(*counts)[j * runs + r] = own ? own->count : 0;
 		}
-		table[i * keys + keys - 1] = base->dists[i]->total - listed;
 	}
-	phi = cprof_dispersion_estimate(table, base->count, keys);
-	free(table);
-	return phi;
+	free(pairs);
+	free(names);
+	table.counts = *counts;
+	table.keys = keys;
+	table.runs = runs;
+	table.totals = *totals;
+	table.group = *group;
+	return table;
 }
 
-/* The leave-one-out noise: the largest distance of a baseline to the
- * merge of the others. */
-static double baseline_noise(const struct runs *base, const struct settings *settings)
+/* The baselines' dispersion (units a sample: the dispersion per sample)
+ * and, for --rule distance, their own noise and the threshold. */
+static void baseline_figures(struct check *c, struct settings *settings, double units)
 {
-	double noise = 0.0;
-	size_t i, j;
+	uint64_t *counts, *totals;
+	unsigned char *group;
+	struct cprof_runs table = runs_table(&c->base, &c->cand, &counts, &totals, &group);
 
-	for (i = 0; i < base->count; i++) {
-		struct cprof_dist *rest = cprof_dist_new(base->merged->by, base->merged->cum);
-		struct cprof_diff *diff;
-
-		for (j = 0; j < base->count; j++)
-			if (j != i)
-				cprof_dist_merge(rest, base->dists[j]);
-		diff = cprof_diff_compute(rest, base->dists[i], settings->k, settings->keys);
-		noise = fmax(noise, diff->manhattan);
-		cprof_diff_free(diff);
-		cprof_dist_free(rest);
+	if (!c->base.merged->cum)
+		settings->rule.signif.dispersion = cprof_regress_dispersion(&table, units);
+	if (settings->rule.rule == CPROF_RULE_DISTANCE) {
+		c->noise = cprof_regress_noise(&table, &settings->rule);
+		c->threshold = cprof_regress_threshold(&settings->rule, c->noise);
 	}
-	return noise;
+	free(group);
+	free(totals);
+	free(counts);
 }
 
 /* A key of the report. */
@@ -268,8 +279,9 @@ static void report_keys(const struct cprof_judgement *j, const struct cprof_dist
 	}
 	qsort(moved, n, sizeof(*moved), moved_cmp);
 	for (i = 0; i < n && i < 20; i++) {
-		fprintf(stderr, "  %+7.2f%% [%+.2f, %+.2f] q %.2g  ", 100.0 * moved[i].delta,
-			100.0 * moved[i].signif->ci_low, 100.0 * moved[i].signif->ci_high,
+		fprintf(stderr, "  %+7.2f%% [%+.2f, %+.2f] at %.6g%% q %.2g  ",
+			100.0 * moved[i].delta, 100.0 * moved[i].signif->ci_low,
+			100.0 * moved[i].signif->ci_high, 100.0 * moved[i].signif->ci_level,
 			moved[i].signif->q_value);
 		cprof_put_text(stderr, moved[i].key);
 		fputc('\n', stderr);
@@ -279,73 +291,110 @@ static void report_keys(const struct cprof_judgement *j, const struct cprof_dist
 	free(moved);
 }
 
-/* One regression check, read and judged. */
-struct check {
-	const char *dir;
-	char *candidate;               /* the operands, as the JSON names them */
-	struct runs base;
-	struct runs cand;
-	struct cprof_diff *diff;
-	struct cprof_judgement *judgement;
-	struct cprof_cost cost;        /* --absolute */
-	double noise;                  /* --rule distance */
-	double threshold;
-	bool different;
-};
-
 /* The cost in words. */
 static void report_cost(const struct check *c, const struct settings *settings)
 {
 	const struct cprof_cost *cost = &c->cost;
 
-	fprintf(stderr, "%s: the candidate%s %s %.3f\u00d7 the CPU of the baselines, %g%% interval "
+	fprintf(stderr, "%s: and by the cost (--absolute): the candidate%s %s %.3f\u00d7 the CPU "
+		"of the baselines, %g%% interval "
 		"%.3f to %.3f (%.6g against %.6g samples a run, p %.2g)%s\n", cprof_progname,
 		c->cand.count > 1 ? "s" : "", c->cand.count > 1 ? "take" : "takes", cost->ratio,
-		100.0 * (1.0 - settings->signif.alpha), cost->ci_low, cost->ci_high, cost->candidate,
+		100.0 * (1.0 - settings->rule.signif.alpha), cost->ci_low, cost->ci_high, cost->candidate,
 		cost->baseline, cost->p_value, cost->moved ? ": MOVED" : "");
 }
 
-static void report(const struct check *c, const struct settings *settings)
+/* The keys' rule: how many keys moved, and which; `decides` false when
+ * it is context (under --rule distance). */
+static void report_keys_rule(const struct check *c, bool decides)
 {
 	const struct cprof_judgement *j = c->judgement;
-	bool keys_moved = j->signif && j->signif->different;
+	size_t moved = j->signif->significant;
 
-	fprintf(stderr, "%s: %zu baselines in ", cprof_progname, c->base.count);
-	cprof_put_text(stderr, c->dir);
-	if (j->signif)
-		fprintf(stderr, ": dispersion %.3g (1: they vary as sampling alone would)",
-			j->options.dispersion);
-	fputc('\n', stderr);
-	if (c->cand.count > 1)
-		fprintf(stderr, "%s: %zu candidate runs\n", cprof_progname, c->cand.count);
-	fprintf(stderr, "%s: ", cprof_progname);
+	fprintf(stderr, "%s: %s", cprof_progname, decides ? "judged by the keys (--rule test): " :
+		"context, not judged (--rule distance judges the distance): by the keys, ");
+	if (moved == 0) {
+		fprintf(stderr, "no key moved more than the baselines' noise explains\n");
+		return;
+	}
+	fprintf(stderr, "%zu key%s moved more than the baselines' noise explains (delta "
+		"[interval] at its false-coverage level, q):\n", moved, moved == 1 ? "" : "s");
+	report_keys(j, c->base.merged, c->cand.merged);
+}
+
+/* The distance's rule: the distance against its threshold. */
+static void report_distance_rule(const struct check *c, const struct settings *settings)
+{
+	fprintf(stderr, "%s: judged by the distance (--rule distance): ", cprof_progname);
 	cprof_put_text(stderr, c->candidate);
-	fprintf(stderr, ": distance %.4f to the baselines", c->diff->manhattan);
-	if (j->signif)
-		fprintf(stderr, "; by noise alone: mean %.4f, %g%% quantile %.4f", j->null.mean,
-			100.0 * (1.0 - settings->signif.alpha), j->null.quantile);
-	fputc('\n', stderr);
-	if (settings->rule == RULE_DISTANCE)
-		fprintf(stderr, "%s: --rule distance: threshold %g x %.4f + %g = %.4f\n",
-			cprof_progname, settings->factor, c->noise, settings->margin, c->threshold);
-	if (settings->absolute)
-		report_cost(c, settings);
+	fprintf(stderr, " is at %.4f from the baselines, %s the threshold %g x %.4f + %g = "
+		"%.4f\n", c->diff->manhattan, c->diff->manhattan > c->threshold ? "past" :
+		"within", settings->rule.factor, c->noise, settings->rule.margin, c->threshold);
+}
+
+/* The verdict, and what made it. */
+static void report_verdict(const struct check *c, const struct settings *settings)
+{
+	bool distance = settings->rule.rule == CPROF_RULE_DISTANCE;
+	bool rule_moved = distance ? c->diff->manhattan > c->threshold :
+				     c->judgement->signif->different;
+	bool cost = settings->rule.absolute && c->cost.moved;
+
 	if (!c->different) {
 		fprintf(stderr, "%s: same\n", cprof_progname);
 		return;
 	}
-	if (settings->rule == RULE_DISTANCE)
-		fprintf(stderr, "%s: DIFFERENT: the candidate moved past the threshold\n",
+	fprintf(stderr, "%s: DIFFERENT: ", cprof_progname);
+	if (rule_moved && !distance)
+		fprintf(stderr, "%zu key%s moved", c->judgement->signif->significant,
+			c->judgement->signif->significant == 1 ? "" : "s");
+	fprintf(stderr, "%s%s%s\n", rule_moved && distance ? "the distance is past its threshold" :
+		"", rule_moved && cost ? ", and " : "",
+		!cost ? "" : rule_moved ? "the CPU a run takes moved" : distance ?
+		"the CPU a run takes moved; the distance is within its threshold" :
+		"the CPU a run takes moved; no key's share did");
+}
+
+/* What did not decide: the distance under --rule test, the keys under
+ * --rule distance, and the baselines' figures. */
+static void report_context(const struct check *c, const struct settings *settings)
+{
+	const struct cprof_judgement *j = c->judgement;
+
+	if (settings->rule.rule == CPROF_RULE_TEST) {
+		fprintf(stderr, "%s: context, not judged (--rule test judges the keys): ",
 			cprof_progname);
-	else if (!keys_moved)
-		fprintf(stderr, "%s: DIFFERENT: the CPU a run takes moved; no key's share did\n",
-			cprof_progname);
+		cprof_put_text(stderr, c->candidate);
+		fprintf(stderr, " is at distance %.4f from the baselines; sampling alone gives "
+			"a mean of %.4f, a %g%% quantile of %.4f\n", c->diff->manhattan,
+			j->null.mean, 100.0 * (1.0 - settings->rule.signif.alpha), j->null.quantile);
+	} else if (j->signif) {
+		report_keys_rule(c, false);
+	}
+	fprintf(stderr, "%s: context: %zu baselines in ", cprof_progname, c->base.count);
+	cprof_put_text(stderr, c->dir);
+	if (j->signif)
+		fprintf(stderr, ", dispersion %.3g (1: they vary as sampling alone would)",
+			j->options.dispersion);
+	if (c->cand.count > 1)
+		fprintf(stderr, "; %zu candidate runs", c->cand.count);
+	fputc('\n', stderr);
+}
+
+/* The report on standard error: what decided (the rule's figures, the
+ * cost's), the verdict, then what did not decide and what limits the
+ * answer. */
+static void report(const struct check *c, const struct settings *settings)
+{
+	if (settings->rule.rule == CPROF_RULE_DISTANCE)
+		report_distance_rule(c, settings);
 	else
-		fprintf(stderr, "%s: DIFFERENT: %zu keys moved more than the baselines' noise "
-			"explains (delta [interval at %g%%] q):\n", cprof_progname,
-			j->signif->significant, 100.0 * (1.0 - settings->signif.alpha));
-	if (keys_moved)
-		report_keys(j, c->base.merged, c->cand.merged);
+		report_keys_rule(c, true);
+	if (settings->rule.absolute)
+		report_cost(c, settings);
+	report_verdict(c, settings);
+	report_context(c, settings);
+	cprof_warnings_print(&c->judgement->warnings);
 }
 
 /* The samples per run of `runs` (in samples), into a new array. */
@@ -365,8 +414,8 @@ static void judge_cost(struct check *c, const struct settings *settings, double 
 {
 	double *base = run_totals(&c->base, units), *cand = run_totals(&c->cand, units);
 
-	cprof_cost_compare(base, c->base.count, cand, c->cand.count, settings->signif.alpha,
-			   settings->min_ratio, settings->signif.effect_interval, &c->cost);
+	cprof_cost_compare(base, c->base.count, cand, c->cand.count, settings->rule.signif.alpha,
+			   settings->rule.min_ratio, settings->rule.signif.effect_interval, &c->cost);
 	free(cand);
 	free(base);
 }
@@ -376,41 +425,34 @@ static void run_check(struct check *c, struct cprof_loader *loader, struct setti
 {
 	struct cprof_replicates replicates;
 	double units;
+	const char *names[2] = { "the baselines", NULL };
 
 	list_baselines(c->dir, &c->base);
 	read_runs(loader, &c->base);
 	read_runs(loader, &c->cand);
-	if (c->base.merged->cum && settings->rule == RULE_TEST)
+	if (c->base.merged->cum && settings->rule.rule == CPROF_RULE_TEST)
 		cprof_die("--rule test: a --cum difference has no verdict (a sample counts in many "
 			  "keys); use --rule distance");
 	units = cprof_dist_units_per_sample(c->base.merged);
-	if (settings->rule == RULE_TEST && units == 0)
+	if (settings->rule.rule == CPROF_RULE_TEST && units == 0)
 		cprof_die("--rule test: the counts are %s, not samples of a known period: there is "
 			  "no verdict; use --rule distance", cprof_dist_sample_type(c->base.merged));
-	/* Pearson's X^2 grows with the unit of the counts: per sample, it is
-	 * X^2 / units. */
-	if (!c->base.merged->cum)
-		settings->signif.dispersion = units > 1 ?
-			fmax(1.0, baseline_dispersion(&c->base) / units) :
-			baseline_dispersion(&c->base);
+	baseline_figures(c, settings, units);
+	names[1] = c->cand.count > 1 ? "the candidates" : "the candidate";
 	replicates.a = (const struct cprof_dist *const *)c->base.dists;
 	replicates.count_a = c->base.count;
 	replicates.b = (const struct cprof_dist *const *)c->cand.dists;
 	replicates.count_b = c->cand.count;
-	c->diff = cprof_diff_compute(c->base.merged, c->cand.merged, settings->k, settings->keys);
-	c->judgement = cprof_judge_replicates(c->base.merged, c->cand.merged, c->diff, settings->k,
-					      settings->keys, &settings->signif, &replicates);
-	if (settings->rule == RULE_DISTANCE) {
-		c->noise = baseline_noise(&c->base, settings);
-		c->threshold = settings->factor * c->noise + settings->margin;
-		c->different = c->diff->manhattan > c->threshold;
-	} else {
-		c->different = c->judgement->signif->different;
-	}
-	if (settings->absolute) {
+	c->diff = cprof_diff_compute(c->base.merged, c->cand.merged, settings->rule.k,
+				     settings->keys);
+	c->judgement = cprof_judge_replicates(c->base.merged, c->cand.merged, c->diff,
+					      settings->rule.k, settings->keys,
+					      &settings->rule.signif, names, &replicates);
+	if (settings->rule.absolute)
 		judge_cost(c, settings, units);
-		c->different |= c->cost.moved;
-	}
+	c->different = cprof_regress_different(&settings->rule, c->judgement->signif &&
+					       c->judgement->signif->different,
+					       c->diff->manhattan, c->threshold, &c->cost);
 }
 
 static json_t *cost_json(const struct cprof_cost *cost)
@@ -435,30 +477,30 @@ static json_t *check_json(const struct check *c, const struct settings *settings
 {
 	const struct cprof_dist *a = c->base.merged;
 	double entropy[2];
-	json_t *root = cprof_json_diff(c->dir, c->candidate, a->by, settings->k, settings->keys,
-				       c->diff, a->total, c->cand.merged->total,
+	json_t *root = cprof_json_diff(c->dir, c->candidate, a->by, settings->rule.k,
+				       settings->keys, c->diff, a->total, c->cand.merged->total,
 				       cprof_entropy_bits(c->base.merged, &entropy[0]),
 				       cprof_entropy_bits(c->cand.merged, &entropy[1]), c->judgement);
 
 	cprof_json_set(root, "cprof", json_string("regress"));
 	cprof_json_set(root, "rule",
-		       json_string(settings->rule == RULE_TEST ? "test" : "distance"));
+		       json_string(settings->rule.rule == CPROF_RULE_TEST ? "test" : "distance"));
 	cprof_json_set(root, "baselines", json_integer((json_int_t)c->base.count));
 	cprof_json_set(root, "candidates", json_integer((json_int_t)c->cand.count));
 	if (c->judgement->signif)
-		cprof_json_set(root, "effect", json_string(settings->signif.effect_interval ?
+		cprof_json_set(root, "effect", json_string(settings->rule.signif.effect_interval ?
 							  "interval" : "point"));
 	if (!c->judgement->signif)
 		cprof_json_set(root, "dispersion", json_null());
 	cprof_json_set(root, "verdict", json_string(c->different ? "different" : "same"));
-	if (settings->rule == RULE_DISTANCE) {
+	if (settings->rule.rule == CPROF_RULE_DISTANCE) {
 		cprof_json_set(root, "noise", json_real(c->noise));
 		cprof_json_set(root, "threshold", json_real(c->threshold));
-		cprof_json_set(root, "factor", json_real(settings->factor));
-		cprof_json_set(root, "margin", json_real(settings->margin));
+		cprof_json_set(root, "factor", json_real(settings->rule.factor));
+		cprof_json_set(root, "margin", json_real(settings->rule.margin));
 	}
-	if (settings->absolute) {
-		cprof_json_set(root, "min_ratio", json_real(settings->min_ratio));
+	if (settings->rule.absolute) {
+		cprof_json_set(root, "min_ratio", json_real(settings->rule.min_ratio));
 		cprof_json_set(root, "cost", cost_json(&c->cost));
 	}
 	return root;
@@ -508,7 +550,7 @@ static void draw(const struct check *c, struct cprof_loader *loader,
 	struct cprof_error err = { { 0 }, 0 };
 	struct cprof_dist *base, *cand;
 	const struct cprof_judgement *j = c->judgement;
-	struct cprof_page page = { c->dir, c->candidate, settings->rule == RULE_DISTANCE,
+	struct cprof_page page = { c->dir, c->candidate, settings->rule.rule == CPROF_RULE_DISTANCE,
 				   c->different, c->noise, c->threshold, c->base.count,
 				   c->base.names, c->base.dists, c->base.merged, c->cand.merged,
 				   c->diff, j, NULL, NULL };
@@ -581,18 +623,18 @@ static bool own_option(int opt, const char *arg, struct settings *settings)
 		settings->quiet = true;
 		return true;
 	case OPT_ABSOLUTE:
-		settings->absolute = true;
+		settings->rule.absolute = true;
 		return true;
 	case OPT_EFFECT:
 		if (strcmp(arg, "point") != 0 && strcmp(arg, "interval") != 0)
 			cprof_die("--effect: must be point or interval, not '%s'", arg);
-		settings->signif.effect_interval = strcmp(arg, "interval") == 0;
+		settings->rule.signif.effect_interval = strcmp(arg, "interval") == 0;
 		return true;
 	case OPT_FACTOR:
-		settings->factor = non_negative("--factor", arg);
+		settings->rule.factor = non_negative("--factor", arg);
 		return true;
 	case OPT_MARGIN:
-		settings->margin = non_negative("--margin", arg);
+		settings->rule.margin = non_negative("--margin", arg);
 		return true;
 	case OPT_SVG:
 		settings->svg = true;
@@ -601,12 +643,13 @@ static bool own_option(int opt, const char *arg, struct settings *settings)
 		settings->html = arg;
 		return true;
 	case OPT_MIN_RATIO:
-		settings->min_ratio = non_negative("--min-ratio", arg);
+		settings->rule.min_ratio = non_negative("--min-ratio", arg);
 		return true;
 	case OPT_RULE:
 		if (strcmp(arg, "test") != 0 && strcmp(arg, "distance") != 0)
 			cprof_die("--rule: must be test or distance, not '%s'", arg);
-		settings->rule = strcmp(arg, "test") == 0 ? RULE_TEST : RULE_DISTANCE;
+		settings->rule.rule = strcmp(arg, "test") == 0 ? CPROF_RULE_TEST :
+								      CPROF_RULE_DISTANCE;
 		return true;
 	default:
 		return false;
@@ -633,8 +676,8 @@ int main(int argc, char **argv)
 		{ "svg", no_argument, NULL, OPT_SVG },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct settings settings = { RULE_TEST, CPROF_SIGNIF_DEFAULTS, 2.0, 0.02, 10,
-				     CPROF_KEYS_UNION, false, false, false, 0.02, false, NULL };
+	struct settings settings = { CPROF_REGRESS_DEFAULTS, CPROF_KEYS_UNION, false, false, false,
+				     NULL };
 	struct cprof_loader loader;
 	struct check check;
 	bool text = false;
@@ -652,8 +695,8 @@ int main(int argc, char **argv)
 			cprof_die("-t: cprof-regress prints JSON only (its report is on standard error)");
 		if (cprof_loader_option(&loader, opt, optarg) ||
 		    cprof_output_option(opt, &settings.compact, &text) ||
-		    cprof_signif_option(opt, optarg, &settings.signif) ||
-		    cprof_compare_option(opt, optarg, &settings.k, &settings.keys) ||
+		    cprof_signif_option(opt, optarg, &settings.rule.signif) ||
+		    cprof_compare_option(opt, optarg, &settings.rule.k, &settings.keys) ||
 		    own_option(opt, optarg, &settings))
 			continue;
 		cprof_bad_option(opt, argv, options);
@@ -664,6 +707,7 @@ int main(int argc, char **argv)
 		cprof_die("a baseline directory and a candidate needed, not %d operand%s (see --help)",
 			  argc, argc == 1 ? "" : "s");
 	check.dir = argv[0];
+	settings.rule.a_only = settings.keys == CPROF_KEYS_A;
 	if (settings.svg && settings.compact)
 		cprof_die("--svg and --compact exclude each other (see --help)");
 	check.candidate = operands_name(argv + 1, argc - 1);
@@ -673,10 +717,8 @@ int main(int argc, char **argv)
 		draw(&check, &loader, &settings);
 	if (!settings.svg)
 		cprof_json_print(check_json(&check, &settings), settings.compact);
-	if (!settings.quiet) {
-		cprof_warnings_print(&check.judgement->warnings);
+	if (!settings.quiet)
 		report(&check, &settings);
-	}
 	cprof_judgement_free(check.judgement);
 	cprof_diff_free(check.diff);
 	free_runs(&check.cand);

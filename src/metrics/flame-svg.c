@@ -229,9 +229,9 @@ static void put_figures(FILE *out, const struct drawing *d, const struct cprof_f
 			flame->total_a ? 100.0 * (double)f->count_a / (double)flame->total_a : 0.0,
 			100.0 * f->delta);
 		if (flame->tested && f->depth > 0 && f->tested)
-			fprintf(out, ", q %.2g, %g%% interval %+.2f to %+.2f", f->q_value,
-				100.0 * (1.0 - flame->options.alpha), 100.0 * f->ci_low,
-				100.0 * f->ci_high);
+			fprintf(out, ", q %.2g, %.6g%% interval %+.2f to %+.2f%s%s", f->q_value,
+				100.0 * f->ci_level, 100.0 * f->ci_low, 100.0 * f->ci_high,
+				f->note ? ": not moved, " : "", f->note ? f->note : "");
 		if (flame->tested && f->significant)
 			fputs(f->delta > 0 ? ": slower, significant" : ": faster, significant", out);
 	}

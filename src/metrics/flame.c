@@ -304,6 +304,8 @@ static void test_frames(struct cprof_flame *flame, double units)
 		frame->q_value = key->q_value;
 		frame->ci_low = key->ci_low;
 		frame->ci_high = key->ci_high;
+		frame->ci_level = key->ci_level;
+		frame->note = cprof_key_note(key);
 		frame->significant = key->significant;
 	}
 	flame->tested = true;
@@ -326,7 +328,7 @@ struct cprof_flame *cprof_flame_diff(const struct cprof_dist *a, const struct cp
 		frame->delta = (double)frame->count / (double)flame->total -
 			       (double)frame->count_a / (double)flame->total_a;
 		frame->q_value = NAN;
-		frame->ci_low = frame->ci_high = NAN;
+		frame->ci_low = frame->ci_high = frame->ci_level = NAN;
 	}
 	if (options) {
 		flame->options = *options;

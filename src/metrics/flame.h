@@ -26,9 +26,11 @@ struct cprof_flame_frame {
 	double delta;          /* a difference: its share in B less its share in A */
 	bool tested;           /* q_value and the interval exist */
 	double q_value;
-	double ci_low;         /* the interval of delta at level 1 - alpha */
+	double ci_low;         /* the interval of delta at level ci_level */
 	double ci_high;
+	double ci_level;       /* (signif.h: consistent with the test) */
 	bool significant;      /* q_value <= alpha and |delta| >= min_effect */
+	const char *note;      /* cprof_key_note: why an interval without 0 is not marked */
 };
 
 /* The frames of a flame graph, in preorder (the root first, a frame

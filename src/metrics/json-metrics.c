@@ -27,7 +27,8 @@ static json_t *base_json(enum cprof_base base)
 	return json_integer((json_int_t)cprof_base_value(base));
 }
 
-/* A file name as a JSON string: names need not be UTF-8, JSON must be. */
+/* A file name, or a sentence that holds one, as a JSON string: names need
+ * not be UTF-8, JSON must be. */
 static json_t *source_json(const char *source)
 {
 	char *valid = cprof_utf8_sanitize(source, strlen(source), NULL);
@@ -143,6 +144,10 @@ static json_t *diff_entry(const struct cprof_diff_entry *e, const struct cprof_j
 		append(ci, json_real(key->ci_low));
 		append(ci, json_real(key->ci_high));
 		cprof_json_set(item, "ci", ci);
+		cprof_json_set(item, "ci_level", json_real(key->ci_level));
+		cprof_json_set(item, "moved", json_boolean(key->significant));
+		if (cprof_key_note(key))
+			cprof_json_set(item, "note", json_string(cprof_key_note(key)));
 	}
 	if (!isnan(key->dispersion))
 		cprof_json_set(item, "dispersion", json_real(key->dispersion));
@@ -160,6 +165,7 @@ static void set_verdict(json_t *root, const struct cprof_judgement *judgement)
 	cprof_json_set(root, "dispersion", json_real(judgement->options.dispersion));
 	cprof_json_set(root, "verdict",
 		       json_string(judgement->signif->different ? "different" : "same"));
+	cprof_json_set(root, "selected", json_integer((json_int_t)judgement->signif->selected));
 	cprof_json_set(test, "name", json_string("G"));
 	cprof_json_set(test, "statistic", json_real(g->statistic));
 	cprof_json_set(test, "df", json_integer((json_int_t)g->df));
@@ -197,7 +203,7 @@ json_t *cprof_json_diff(const char *source_a, const char *source_b, enum cprof_b
 		return root;
 	warnings = new_array();
 	for (i = 0; i < judgement->warnings.count; i++)
-		append(warnings, cprof_json_string(judgement->warnings.text[i]));
+		append(warnings, source_json(judgement->warnings.text[i]));
 	cprof_json_set(root, "warnings", warnings);
 	return root;
 }

@@ -12,6 +12,7 @@
 
 #include "judge.h"
 #include "noise.h"
+#include "regress.h"
 
 void cprof_warnings_add(struct cprof_warnings *warnings, const char *fmt, ...)
 {
@@ -91,8 +92,8 @@ static void warn_few(struct cprof_judgement *j, const char *side, uint64_t total
 
 	if ((double)total / phi < 1000)
 		cprof_warnings_add(&j->warnings,
-				   "%s has %" PRIu64 " samples: shares move by up to %.2g by "
-				   "sampling alone", side, total, 1.96 * sqrt(phi / (4.0 * (double)total)));
+				   "%" PRIu64 " samples in %s: shares move by up to %.2g by "
+				   "sampling alone", total, side, 1.96 * sqrt(phi / (4.0 * (double)total)));
 }
 
 /* The warnings of a tested difference. */
@@ -101,13 +102,14 @@ static void warn_tested(struct cprof_judgement *j, const struct cprof_diff *diff
 	double ratio = (double)j->total_a / (double)j->total_b;
 	size_t i, unknown = 0, hidden = j->signif->significant;
 
-	warn_few(j, "A", j->total_a);
-	warn_few(j, "B", j->total_b);
+	warn_few(j, j->names[0], j->total_a);
+	warn_few(j, j->names[1], j->total_b);
 	if (ratio > 20 || ratio < 1.0 / 20)
 		cprof_warnings_add(&j->warnings,
-				   "%s has %.0f times the samples of %s: the smaller side sets "
-				   "what the tests can see", ratio > 1 ? "A" : "B",
-				   ratio > 1 ? ratio : 1 / ratio, ratio > 1 ? "B" : "A");
+				   "%.0f times the samples in %s as in %s: the smaller side sets "
+				   "what the tests can see", ratio > 1 ? ratio : 1 / ratio,
+				   ratio > 1 ? j->names[0] : j->names[1],
+				   ratio > 1 ? j->names[1] : j->names[0]);
 	for (i = 0; i < j->count; i++)
 		unknown += !j->pairs[i].known;
 	if (unknown > 0)
@@ -148,15 +150,16 @@ static void run_column(const struct cprof_judgement *j, const struct cprof_dist 
 	}
 }
 
-/* Each key's noise from the runs of both sides. */
-static struct cprof_noise *measure_noise(struct cprof_judgement *j,
-					 const struct cprof_replicates *replicates)
+/* The keys tested by cprof-regress's rule (regress.c): each against its
+ * own noise, measured on the runs of both sides. */
+static void test_against_runs(struct cprof_judgement *j,
+			      const struct cprof_replicates *replicates)
 {
 	size_t runs = replicates->count_a + replicates->count_b, r;
 	uint64_t *counts = cprof_xcalloc(j->count * runs + 1, sizeof(*counts));
 	uint64_t *totals = cprof_xcalloc(runs, sizeof(*totals));
 	unsigned char *group = cprof_xcalloc(runs, 1);
-	struct cprof_noise *noise;
+	struct cprof_runs table = { counts, j->count, runs, totals, group };
 
 	for (r = 0; r < replicates->count_a; r++)
 		run_column(j, replicates->a[r], r, runs, counts, totals);
@@ -164,11 +167,12 @@ static struct cprof_noise *measure_noise(struct cprof_judgement *j,
 		group[replicates->count_a + r] = 1;
 		run_column(j, replicates->b[r], replicates->count_a + r, runs, counts, totals);
 	}
-	noise = cprof_noise_estimate(counts, j->count, runs, totals, group);
+	j->signif = cprof_regress_keys(&table, j->pairs, j->count, j->total_a, j->total_b,
+				       &j->options, &j->noise);
+	j->options.noise = j->noise;
 	free(group);
 	free(totals);
 	free(counts);
-	return noise;
 }
 
 /* The fewest runs of A that tell a noisy key from a quiet one. */
@@ -177,12 +181,15 @@ static struct cprof_noise *measure_noise(struct cprof_judgement *j,
 static struct cprof_judgement *judge(const struct cprof_dist *a, const struct cprof_dist *b,
 				     const struct cprof_diff *diff, size_t k, enum cprof_keys keys,
 				     const struct cprof_signif_options *options,
+				     const char *const names[2],
 				     const struct cprof_replicates *replicates)
 {
 	struct cprof_judgement *j = cprof_xcalloc(1, sizeof(*j));
 	double units_a = cprof_dist_units_per_sample(a), units_b = cprof_dist_units_per_sample(b);
 
 	j->options = *options;
+	j->names[0] = names[0];
+	j->names[1] = names[1];
 	j->units_per_sample = units_a;
 	if (a->cum || b->cum) {
 		cprof_warnings_add(&j->warnings, "a --cum difference has no significance figures: "
@@ -201,16 +208,17 @@ static struct cprof_judgement *judge(const struct cprof_dist *a, const struct cp
 		size_t df = replicates->count_a - 1 +
 			    (replicates->count_b > 1 ? replicates->count_b - 1 : 0);
 
-		j->noise = measure_noise(j, replicates);
-		j->options.noise = j->noise;
+		test_against_runs(j, replicates);
 		if (replicates->count_a < FEW_RUNS)
 			cprof_warnings_add(&j->warnings,
-					   "%zu runs of A: a key's own noise is measured on %zu "
+					   "%zu baselines: a key's own noise is measured on %zu "
 					   "degree%s of freedom, too few to tell a noisy key from a "
-					   "quiet one; %d runs or more are needed", replicates->count_a,
-					   df, df == 1 ? "" : "s", FEW_RUNS);
+					   "quiet one; %d baselines or more are needed",
+					   replicates->count_a, df, df == 1 ? "" : "s", FEW_RUNS);
 	}
-	j->signif = cprof_signif_compute(j->pairs, j->count, j->total_a, j->total_b, &j->options);
+	if (!j->signif)
+		j->signif = cprof_signif_compute(j->pairs, j->count, j->total_a, j->total_b,
+						 &j->options);
 	test_compared(j, diff);
 	cprof_manhattan_null(j->pairs, j->count, j->total_a, j->total_b, k, keys == CPROF_KEYS_A,
 			     options->dispersion, options->alpha, 0, &j->null);
@@ -220,9 +228,10 @@ static struct cprof_judgement *judge(const struct cprof_dist *a, const struct cp
 
 struct cprof_judgement *cprof_judge(const struct cprof_dist *a, const struct cprof_dist *b,
 				    const struct cprof_diff *diff, size_t k, enum cprof_keys keys,
-				    const struct cprof_signif_options *options)
+				    const struct cprof_signif_options *options,
+				    const char *const names[2])
 {
-	return judge(a, b, diff, k, keys, options, NULL);
+	return judge(a, b, diff, k, keys, options, names, NULL);
 }
 
 struct cprof_judgement *cprof_judge_replicates(const struct cprof_dist *a,
@@ -230,9 +239,10 @@ struct cprof_judgement *cprof_judge_replicates(const struct cprof_dist *a,
 					       const struct cprof_diff *diff, size_t k,
 					       enum cprof_keys keys,
 					       const struct cprof_signif_options *options,
+					       const char *const names[2],
 					       const struct cprof_replicates *runs)
 {
-	return judge(a, b, diff, k, keys, options, runs);
+	return judge(a, b, diff, k, keys, options, names, runs);
 }
 
 const struct cprof_key_signif *cprof_judgement_key(const struct cprof_judgement *judgement,

@@ -44,6 +44,9 @@ struct cprof_judgement {
 	/* Each key's own noise, from replicate runs (cprof_judge_replicates);
 	 * NULL: every key has options.dispersion. */
 	struct cprof_noise *noise;
+	/* The sides in the user's words, for the warnings: the file names,
+	 * or "the baselines" and "the candidate" (not copied). */
+	const char *names[2];
 };
 
 /* Replicate runs of each side: A is the merge of the runs a, B of b. */
@@ -55,22 +58,25 @@ struct cprof_replicates {
 };
 
 /* Judges the difference `diff` of `a` and `b` (as cprof_diff_compute made
- * it with `k` and `keys`) under `options`.  A --cum difference gets no
+ * it with `k` and `keys`) under `options`, the warnings naming the sides
+ * `names` (which must outlive the judgement).  A --cum difference gets no
  * tests, and a warning saying so.  Free it with cprof_judgement_free; its
  * keys point into `a` and `b`. */
 struct cprof_judgement *cprof_judge(const struct cprof_dist *a, const struct cprof_dist *b,
 				    const struct cprof_diff *diff, size_t k, enum cprof_keys keys,
-				    const struct cprof_signif_options *options);
+				    const struct cprof_signif_options *options,
+				    const char *const names[2]);
 
 /* cprof_judge, each key tested against its own noise: measured on the
  * runs of `runs` (noise.h: within the runs of A and within those of B),
  * moderated towards the law of the profile's keys.  Warns when fewer
- * than 5 runs of A measure it. */
+ * than 5 baselines (the runs of A) measure it. */
 struct cprof_judgement *cprof_judge_replicates(const struct cprof_dist *a,
 					       const struct cprof_dist *b,
 					       const struct cprof_diff *diff, size_t k,
 					       enum cprof_keys keys,
 					       const struct cprof_signif_options *options,
+					       const char *const names[2],
 					       const struct cprof_replicates *runs);
 
 /* The significance of `key`, or NULL when it has none. */

@@ -161,14 +161,17 @@ static void put_row(FILE *out, const struct row *r, const struct cprof_judgement
 	put_number(out, 100.0 * r->p_a, 2, false);
 	put_number(out, 100.0 * r->p_b, 2, false);
 	put_number(out, 100.0 * r->delta, 2, true);
-	snprintf(interval, sizeof(interval), "%+.2f to %+.2f", s ? 100.0 * s->ci_low : 0.0,
-		 s ? 100.0 * s->ci_high : 0.0);
+	snprintf(interval, sizeof(interval), "%+.2f to %+.2f (%.6g%%)",
+		 s ? 100.0 * s->ci_low : 0.0, s ? 100.0 * s->ci_high : 0.0,
+		 s ? 100.0 * s->ci_level : 0.0);
 	put_cell(out, NULL, s ? interval : "", s ? interval : "-");
 	put_number(out, s ? s->q_value : NAN, -1, false);
 	if (s && s->significant)
 		fprintf(out, "<td class=\"%s\" data-v=\"%s\">%s</td>",
 			r->delta > 0 ? "slower" : "faster", r->delta > 0 ? "slower" : "faster",
 			r->delta > 0 ? "slower" : "faster");
+	else if (s && cprof_key_note(s))
+		fprintf(out, "<td data-v=\"~\">noise: %s</td>", cprof_key_note(s));
 	else
 		fprintf(out, "<td data-v=\"~\">%s</td>", j->signif ? "noise" : "untested");
 	fputs("</tr>\n", out);
@@ -184,9 +187,11 @@ static void put_keys(FILE *out, const struct cprof_page *page)
 	      "(q ≤ α and |Δ| ≥ the least effect), in points of share; click a column to sort."
 	      "</p>\n", out);
 	if (j->signif)
-		fprintf(out, "<p>α %g, least effect %g points, %g%% intervals of Δ.</p>\n",
-			j->options.alpha, 100.0 * j->options.min_effect,
-			100.0 * (1.0 - j->options.alpha));
+		fprintf(out, "<p>α %g, least effect %g points; each interval of Δ at its level (in "
+			"parentheses): the false-coverage level of the %zu keys the correction "
+			"selected, 1 − R α w / m, so that it excludes 0 exactly where the key's test "
+			"rejects.</p>\n", j->options.alpha, 100.0 * j->options.min_effect,
+			j->signif->selected);
 	fputs("<table class=\"sort keys\"><thead><tr><th>key</th><th>baselines %</th>"
 	      "<th>candidate %</th><th>Δ points</th><th>interval</th><th>q</th><th>moved</th>"
 	      "</tr></thead>\n<tbody>\n", out);

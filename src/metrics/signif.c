@@ -2,6 +2,7 @@
  * two profiles (GSL).  See signif.h for the model. */
 #include "config.h"
 
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -84,6 +85,10 @@ static double lower_tail(double x, double m, double pi)
 /* The pooled count (over the dispersion) from which a key is tested by
  * the likelihood ratio of its 2 x 2 table instead of exactly. */
 #define EXACT_BELOW 1000.0
+
+/* The largest 1 - level an interval takes (a key of very large weight
+ * among many selected could ask for more). */
+#define MAX_GAMMA 0.5
 
 /* O ln(O / E) of one cell, 0 for an empty one. */
 static double cell(double observed, double expected)
@@ -388,21 +393,57 @@ static double mixture_test(const struct cprof_pair *pair, uint64_t total_a, uint
 	return used > 0 ? fmin(1.0, p / used) : 1.0;
 }
 
-/* Tests known key `i` into *key. */
+/* The p-value of known key `i` (and its own dispersion) into *key. */
 static void test_key(const struct cprof_pair *pair, size_t i, uint64_t total_a, uint64_t total_b,
 		     const struct cprof_signif_options *options, struct cprof_key_signif *key)
 {
-	double phi = options->dispersion;
-
 	if (options->noise) {
 		key->p_value = mixture_test(pair, total_a, total_b, options->noise, i);
 		key->dispersion = cprof_noise_mean(options->noise, i);
-		phi = cprof_noise_interval_phi(options->noise, i, options->alpha);
 	} else {
-		key->p_value = cprof_share_test(pair->count_a, total_a, pair->count_b, total_b, phi);
+		key->p_value = cprof_share_test(pair->count_a, total_a, pair->count_b, total_b,
+						options->dispersion);
 	}
-	cprof_delta_interval(pair->count_a, total_a, pair->count_b, total_b, phi,
-			     1.0 - options->alpha, &key->ci_low, &key->ci_high);
+	key->tested = true;
+}
+
+/* The test-based interval of a key whose test rejects at `gamma`
+ * (Miettinen 1976): delta +- z(gamma) se, the standard error the test's
+ * own p-value implies (se = |delta| / z(p)), so that the interval
+ * excludes 0 exactly as the test rejects. */
+static void test_based(double delta, double p, double gamma, double *low, double *high)
+{
+	double z_p = gsl_cdf_ugaussian_Qinv(fmax(p, DBL_MIN) / 2.0);
+	double z = fmin(gsl_cdf_ugaussian_Qinv(gamma / 2.0), z_p);
+	double half = z_p > 0 ? z * fabs(delta) / z_p : 0.0;
+
+	*low = delta - half;
+	*high = delta + half;
+}
+
+/* Key `i`'s interval at level 1 - gamma into *key: test-based when its
+ * test rejects (`rejects`), else Newcombe's at the key's dispersion,
+ * reaching 0 when it does not (the test does not reject: no change is
+ * among the values it accepts). */
+static void key_interval(const struct cprof_pair *pair, size_t i, uint64_t total_a,
+			 uint64_t total_b, const struct cprof_signif_options *options,
+			 double gamma, bool rejects, struct cprof_key_signif *key)
+{
+	double delta = fraction(pair->count_b, total_b) - fraction(pair->count_a, total_a);
+	double phi = options->dispersion;
+
+	gamma = fmin(gamma, MAX_GAMMA);
+	key->ci_level = 1.0 - gamma;
+	if (rejects) {
+		test_based(delta, key->p_value, gamma, &key->ci_low, &key->ci_high);
+		return;
+	}
+	if (options->noise)
+		phi = cprof_noise_interval_phi(options->noise, i, gamma);
+	cprof_delta_interval(pair->count_a, total_a, pair->count_b, total_b, phi, 1.0 - gamma,
+			     &key->ci_low, &key->ci_high);
+	key->ci_low = fmin(key->ci_low, 0.0);
+	key->ci_high = fmax(key->ci_high, 0.0);
 }
 
 void cprof_signif_test(struct cprof_signif *signif, const struct cprof_pair *pairs, size_t i,
@@ -413,7 +454,8 @@ void cprof_signif_test(struct cprof_signif *signif, const struct cprof_pair *pai
 	if (key->tested || !pairs[i].known)
 		return;
 	test_key(&pairs[i], i, total_a, total_b, options, key);
-	key->tested = true;
+	key_interval(&pairs[i], i, total_a, total_b, options, options->alpha,
+		     key->p_value <= options->alpha, key);
 }
 
 /* Whether a key's pooled count could show a difference of min_effect at
@@ -439,14 +481,19 @@ static bool moved(const struct cprof_key_signif *key, double delta,
 }
 
 /* The Benjamini-Hochberg correction over the keys that could show
- * min_effect, weighted by the square root of their pooled share. */
+ * min_effect, weighted by the square root of their pooled share; then
+ * each corrected key's interval at the false-coverage-rate level of the
+ * selection the correction made (Benjamini and Yekutieli 2005): for R
+ * keys selected of m, 1 - R alpha w / m, w the key's weight rescaled to
+ * mean 1 (R taken as 1 when none is), the level at which the key's own
+ * test rejects exactly when the correction selects it. */
 static void correct(const struct cprof_pair *pairs, uint64_t total_a, uint64_t total_b,
 		    const struct cprof_signif_options *options, struct cprof_signif *signif)
 {
 	size_t *which = cprof_xcalloc(signif->count + 1, sizeof(*which));
 	double *p = cprof_xcalloc(signif->count + 1, sizeof(*p));
 	double *weight = cprof_xcalloc(signif->count + 1, sizeof(*weight));
-	double total = (double)total_a + (double)total_b;
+	double total = (double)total_a + (double)total_b, weights = 0.0;
 	size_t i, m = 0;
 
 	for (i = 0; i < signif->count; i++) {
@@ -455,23 +502,43 @@ static void correct(const struct cprof_pair *pairs, uint64_t total_a, uint64_t t
 		which[m] = i;
 		p[m] = signif->keys[i].p_value;
 		weight[m] = sqrt(((double)pairs[i].count_a + (double)pairs[i].count_b) / total);
+		weights += weight[m];
 		m++;
 	}
 	cprof_bh_qvalues(p, weight, m, p);
 	for (i = 0; i < m; i++) {
 		struct cprof_key_signif *key = &signif->keys[which[i]];
-		const struct cprof_pair *pair = &pairs[which[i]];
-		double delta = fraction(pair->count_b, total_b) - fraction(pair->count_a, total_a);
 
 		key->q_value = p[i];
 		key->corrected = true;
-		key->significant = key->q_value <= options->alpha && moved(key, delta, options);
+		key->selected = key->q_value <= options->alpha;
+		signif->selected += key->selected;
+	}
+	for (i = 0; i < m; i++) {
+		struct cprof_key_signif *key = &signif->keys[which[i]];
+		const struct cprof_pair *pair = &pairs[which[i]];
+		double delta = fraction(pair->count_b, total_b) - fraction(pair->count_a, total_a);
+		double selected = signif->selected > 0 ? (double)signif->selected : 1.0;
+
+		key_interval(pair, which[i], total_a, total_b, options,
+			     options->alpha * selected * weight[i] / weights, key->selected, key);
+		key->significant = key->selected && moved(key, delta, options);
 		signif->significant += key->significant;
 	}
 	signif->corrected = m;
 	free(weight);
 	free(p);
 	free(which);
+}
+
+const char *cprof_key_note(const struct cprof_key_signif *key)
+{
+	if (!key->tested || key->significant || isnan(key->ci_low) ||
+	    (key->ci_low <= 0 && key->ci_high >= 0))
+		return NULL;
+	if (key->selected || !key->corrected)
+		return "below --min-effect";
+	return "not significant after the correction";
 }
 
 struct cprof_signif *cprof_signif_compute(const struct cprof_pair *pairs, size_t n,
@@ -490,9 +557,10 @@ struct cprof_signif *cprof_signif_compute(const struct cprof_pair *pairs, size_t
 		key->p_value = NAN;
 		key->ci_low = NAN;
 		key->ci_high = NAN;
+		key->ci_level = NAN;
 		key->dispersion = NAN;
 		if (could_show(&pairs[i], total_a, total_b, options->min_effect))
-			cprof_signif_test(signif, pairs, i, total_a, total_b, options);
+			test_key(&pairs[i], i, total_a, total_b, options, key);
 	}
 	correct(pairs, total_a, total_b, options, signif);
 	cprof_gtest(pairs, n, total_a, total_b, options->dispersion, &signif->gtest);

@@ -92,20 +92,39 @@ void cprof_gtest(const struct cprof_pair *pairs, size_t n, uint64_t total_a, uin
 struct cprof_key_signif {
 	double p_value;        /* NaN when the key is not known on both sides */
 	double q_value;        /* 1 when left out of the correction */
-	double ci_low;         /* the interval of delta at level 1 - alpha */
+	/* The interval of delta at level ci_level, consistent with the test:
+	 * it excludes 0 exactly when the key's test rejects at that level
+	 * (test-based limits, Miettinen 1976, where it rejects; Newcombe's
+	 * reaching 0 where it does not).  A corrected key's level is the
+	 * false-coverage-rate level of the correction's selection (Benjamini
+	 * and Yekutieli 2005): 1 - R alpha w / m for R keys selected (at
+	 * least 1) of the m corrected, w its weight rescaled to mean 1, so
+	 * that it excludes 0 exactly when the key is selected; another key's
+	 * is 1 - alpha. */
+	double ci_low;
 	double ci_high;
+	double ci_level;       /* NaN when not tested */
 	double dispersion;     /* the key's own phi (posterior mean); NaN without noise */
 	bool tested;           /* p_value and the interval are computed */
 	bool corrected;        /* among the keys of the correction */
-	bool significant;      /* q_value <= alpha and moved by min_effect (by the
-				* point estimate or the interval, as asked) */
+	bool selected;         /* corrected and q_value <= alpha */
+	bool significant;      /* selected and moved by min_effect (by the point
+				* estimate or the interval, as asked): moved */
 };
+
+/* Why a key not called moved has an interval that excludes 0, in words
+ * ("below --min-effect": selected, or outside the correction, which no
+ * key that could move by min_effect is; "not significant after the
+ * correction"), or NULL when its interval agrees with its verdict (or
+ * it is not tested). */
+const char *cprof_key_note(const struct cprof_key_signif *key);
 
 /* The significance of a whole difference. */
 struct cprof_signif {
 	struct cprof_key_signif *keys;     /* one per pair, in the caller's order */
 	size_t count;
 	size_t corrected;      /* keys in the correction */
+	size_t selected;       /* keys with selected set (R) */
 	size_t significant;    /* keys with significant set */
 	struct cprof_gtest gtest;
 	bool different;        /* the verdict: significant > 0 */

@@ -15,6 +15,52 @@
 #include "xml.h"
 #include "base/util.h"
 
+/* One compared key of a difference. */
+struct svg_bar {
+	const char *key;
+	uint64_t count_a;
+	uint64_t count_b;
+	double p_a;
+	double p_b;
+	double delta;          /* p_b - p_a */
+	bool tested;           /* q_value and the interval exist */
+	double q_value;
+	double ci_low;         /* the interval of delta at level ci_level */
+	double ci_high;
+	double ci_level;       /* (signif.h: consistent with the test) */
+	bool significant;      /* changed significantly: marked */
+	const char *note;      /* cprof_key_note: why an interval without 0 is not marked */
+};
+
+/* What the picture of a difference shows. */
+struct svg_diff {
+	const char *source_a;  /* the operands, any bytes */
+	const char *source_b;
+	const char *by;        /* the --by name */
+	bool cum;
+	bool stacks;           /* keys are call chains: cut a long one at its root end */
+	uint64_t total_a;
+	uint64_t total_b;
+	size_t k;              /* 0: every key */
+	bool keys_a;           /* the top k of A alone (--keys a) */
+	double manhattan;
+	/* The significance figures; when `tested` is false (a --cum
+	 * difference) no bar has an interval or a mark. */
+	bool tested;
+	double alpha;
+	double min_effect;
+	double dispersion;
+	bool different;
+	size_t keys;           /* keys of A or B */
+	size_t corrected;      /* keys in the correction */
+	size_t significant;    /* keys that changed significantly */
+	double null_mean;      /* manhattan by sampling alone: its mean */
+	double null_quantile;  /* and its 1 - alpha quantile */
+	const struct svg_bar *bars;  /* in the order drawn, top first */
+	size_t count;
+};
+
+
 enum {
 	FONT = 12,             /* names, values, ticks, legend */
 	TITLE_FONT = 14,       /* the first line of the title */
@@ -253,7 +299,7 @@ static void put_row_background(FILE *out, size_t i, double y, double width)
 }
 
 /* The title lines of a difference. */
-static size_t diff_titles(const struct cprof_svg_diff *d, char **lines)
+static size_t diff_titles(const struct svg_diff *d, char **lines)
 {
 	char *a = source_name(d->source_a), *b = source_name(d->source_b);
 	size_t n = 0;
@@ -286,7 +332,7 @@ static size_t diff_titles(const struct cprof_svg_diff *d, char **lines)
 }
 
 /* The legend lines of a difference, each drawn after its own sample. */
-static size_t diff_legend(const struct cprof_svg_diff *d, char **lines)
+static size_t diff_legend(const struct svg_diff *d, char **lines)
 {
 	size_t n = 0;
 
@@ -300,12 +346,12 @@ static size_t diff_legend(const struct cprof_svg_diff *d, char **lines)
 			    "keys tested together", d->corrected);
 	lines[n++] = format("not significant (without a whisker: not tested, absent from a "
 			    "truncated flat)");
-	lines[n++] = format("the %g%% confidence interval of Δ (level 1 − α), of each key on "
-			    "its own", 100.0 * (1.0 - d->alpha));
+	lines[n++] = format("the interval of Δ at its key's false-coverage level (hover for it): "
+			    "without 0 where the key's test rejects");
 	return n;
 }
 
-static const char *bar_fill(const struct cprof_svg_diff *d, const struct cprof_svg_bar *bar)
+static const char *bar_fill(const struct svg_diff *d, const struct svg_bar *bar)
 {
 	bool strong = !d->tested || bar->significant;
 
@@ -315,8 +361,8 @@ static const char *bar_fill(const struct cprof_svg_diff *d, const struct cprof_s
 }
 
 /* The tooltip of a row: the whole key, then its figures. */
-static void put_bar_title(FILE *out, const struct cprof_svg_diff *d,
-			  const struct cprof_svg_bar *bar)
+static void put_bar_title(FILE *out, const struct svg_diff *d,
+			  const struct svg_bar *bar)
 {
 	fputs("<title>", out);
 	cprof_xml_escaped(out, bar->key);
@@ -324,9 +370,10 @@ static void put_bar_title(FILE *out, const struct cprof_svg_diff *d,
 		PRIu64 ")", 100.0 * bar->delta, 100.0 * bar->p_a, bar->count_a, 100.0 * bar->p_b,
 		bar->count_b);
 	if (bar->tested)
-		fprintf(out, "\nq %.2g; %g%% interval %+.2f to %+.2f points%s", bar->q_value,
-			100.0 * (1.0 - d->alpha), 100.0 * bar->ci_low, 100.0 * bar->ci_high,
-			bar->significant ? "; changed significantly" : "");
+		fprintf(out, "\nq %.2g; %.6g%% interval %+.2f to %+.2f points%s%s", bar->q_value,
+			100.0 * bar->ci_level, 100.0 * bar->ci_low, 100.0 * bar->ci_high,
+			bar->significant ? "; changed significantly" : bar->note ? "; not moved: " :
+			"", !bar->significant && bar->note ? bar->note : "");
 	else if (d->tested)
 		fputs("\nnot tested: absent from a truncated flat", out);
 	fputs("</title>\n", out);
@@ -363,13 +410,13 @@ static void chart_size(struct chart *c, size_t name_columns, int value_pad, int 
 }
 
 /* The axis of a difference, symmetric about 0, and the widest key. */
-static void diff_axis(const struct cprof_svg_diff *d, struct chart *c, size_t *name_columns)
+static void diff_axis(const struct svg_diff *d, struct chart *c, size_t *name_columns)
 {
 	double extent = 0.0;
 	size_t i;
 
 	for (i = 0; i < d->count; i++) {
-		const struct cprof_svg_bar *bar = &d->bars[i];
+		const struct svg_bar *bar = &d->bars[i];
 		size_t n = fitted_columns(bar->key, NAME_CAP);
 
 		if (n > *name_columns)
@@ -386,10 +433,10 @@ static void diff_axis(const struct cprof_svg_diff *d, struct chart *c, size_t *n
 }
 
 /* Row `i` of a difference: its name, bar, interval, mark and value. */
-static void put_diff_row(FILE *out, const struct cprof_svg_diff *d, size_t i,
+static void put_diff_row(FILE *out, const struct svg_diff *d, size_t i,
 			 const struct chart *c)
 {
-	const struct cprof_svg_bar *bar = &d->bars[i];
+	const struct svg_bar *bar = &d->bars[i];
 	double length = fabs(bar->delta) * c->scale, y, mid;
 
 	y = c->top + ROW * (double)i;
@@ -418,7 +465,7 @@ static void put_diff_row(FILE *out, const struct cprof_svg_diff *d, size_t i,
 
 /* The axis of a difference over its rows, and under it what left and
  * right mean. */
-static void put_diff_axis(FILE *out, const struct cprof_svg_diff *d, const struct chart *c)
+static void put_diff_axis(FILE *out, const struct svg_diff *d, const struct chart *c)
 {
 	double y;
 
@@ -436,7 +483,7 @@ static void put_diff_axis(FILE *out, const struct cprof_svg_diff *d, const struc
 }
 
 /* The legend of a difference, each line after its sample. */
-static void put_diff_legend(FILE *out, const struct cprof_svg_diff *d, char *const *legend,
+static void put_diff_legend(FILE *out, const struct svg_diff *d, char *const *legend,
 			    size_t num_legend, const struct chart *c)
 {
 	double y = c->bottom + 62;
@@ -457,7 +504,7 @@ static void put_diff_legend(FILE *out, const struct cprof_svg_diff *d, char *con
 	}
 }
 
-void cprof_svg_diff(FILE *out, const struct cprof_svg_diff *d)
+static void draw_diff(FILE *out, const struct svg_diff *d)
 {
 	char *titles[4], *legend[4];
 	size_t num_titles = diff_titles(d, titles), num_legend = diff_legend(d, legend);
@@ -488,10 +535,11 @@ static size_t entropy_titles(const struct cprof_svg_entropy *e, char **lines)
 
 	lines[n++] = format("entropy of %zu profile%s, by %s, in %s", e->count,
 			    e->count == 1 ? "" : "s", e->by, e->unit);
-	if (e->has_stability)
+	if (e->stability)
 		lines[n++] = format("stability: mean %.4f, sd %.4f (sampling alone %.4f), "
-				    "min %.4f, max %.4f, cv %.4f", e->mean, e->sd, e->sampling_sd,
-				    e->min, e->max, e->cv);
+				    "min %.4f, max %.4f, cv %.4f", e->stability->mean,
+				    e->stability->sd, e->stability->sampling_sd,
+				    e->stability->min, e->stability->max, e->stability->cv);
 	return n;
 }
 
@@ -502,7 +550,7 @@ static size_t entropy_legend(const struct cprof_svg_entropy *e, char **lines)
 	lines[n++] = format("the entropy of each profile (hollow: a lower bound, from a "
 			    "truncated flat)");
 	lines[n++] = format("entropy ± 1.96 se: its 95%% interval from sampling alone");
-	if (e->has_stability)
+	if (e->stability)
 		lines[n++] = format("the mean of the profiles, and mean ± sd: how far they spread");
 	return n;
 }
@@ -512,11 +560,12 @@ static void put_profile_title(FILE *out, const struct cprof_svg_entropy *e,
 {
 	fputs("<title>", out);
 	cprof_xml_escaped(out, p->source);
-	fprintf(out, "\nentropy %s%.4f %s", p->lower_bound ? ">= " : "", p->entropy, e->unit);
-	if (!isnan(p->se))
-		fprintf(out, " ± %.4f (1.96 se)", 1.96 * p->se);
+	fprintf(out, "\nentropy %s%.4f %s", p->entropy.lower_bound ? ">= " : "",
+		p->entropy.entropy, e->unit);
+	if (!isnan(p->entropy.se))
+		fprintf(out, " ± %.4f (1.96 se)", 1.96 * p->entropy.se);
 	fprintf(out, "; Miller-Madow %.4f; %zu entries, %" PRIu64 " samples</title>\n",
-		p->entropy_mm, p->entries, p->total);
+		p->entropy.entropy_mm, p->entropy.entries, p->entropy.total);
 }
 
 /* The axis of several entropies, with a margin and on round ticks, and
@@ -529,17 +578,17 @@ static void entropy_axis(const struct cprof_svg_entropy *e, struct chart *c,
 
 	for (i = 0; i < e->count; i++) {
 		const struct cprof_svg_profile *p = &e->profiles[i];
-		double band = isnan(p->se) ? 0.0 : 1.96 * p->se;
+		double band = isnan(p->entropy.se) ? 0.0 : 1.96 * p->entropy.se;
 		size_t n = fitted_columns(p->source, NAME_CAP);
 
 		if (n > *name_columns)
 			*name_columns = n;
-		low = fmin(low, p->entropy - band);
-		high = fmax(high, p->entropy + band);
+		low = fmin(low, p->entropy.entropy - band);
+		high = fmax(high, p->entropy.entropy + band);
 	}
-	if (e->has_stability) {
-		low = fmin(low, e->mean - e->sd);
-		high = fmax(high, e->mean + e->sd);
+	if (e->stability) {
+		low = fmin(low, e->stability->mean - e->stability->sd);
+		high = fmax(high, e->stability->mean + e->stability->sd);
 	}
 	if (!isfinite(low) || !isfinite(high)) {
 		low = 0.0;
@@ -563,7 +612,7 @@ static void put_entropy_row(FILE *out, const struct cprof_svg_entropy *e, size_t
 			    const struct chart *c)
 {
 	const struct cprof_svg_profile *p = &e->profiles[i];
-	double x = c->chart_left + (p->entropy - c->low) * c->scale, y, mid;
+	double x = c->chart_left + (p->entropy.entropy - c->low) * c->scale, y, mid;
 
 	y = c->top + ROW * (double)i;
 	mid = y + ROW / 2.0;
@@ -574,18 +623,18 @@ static void put_entropy_row(FILE *out, const struct cprof_svg_entropy *e, size_t
 		"font-family=\"%s\">", c->chart_left - 8, mid + 4, MONO);
 	put_fitted(out, p->source, NAME_CAP, true);
 	fputs("</text>\n", out);
-	if (!isnan(p->se))
+	if (!isnan(p->entropy.se))
 		fprintf(out, "<rect class=\"se\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
 			"height=\"8\" fill=\"%s\" fill-opacity=\"0.45\"/>\n",
-			x - 1.96 * p->se * c->scale, mid - 4, 2 * 1.96 * p->se * c->scale, LOSS);
+			x - 1.96 * p->entropy.se * c->scale, mid - 4, 2 * 1.96 * p->entropy.se * c->scale, LOSS);
 	fprintf(out, "<circle class=\"point%s\" cx=\"%.2f\" cy=\"%.2f\" r=\"4.5\" "
 		"fill=\"%s\" stroke=\"%s\" stroke-width=\"1.5\"/>\n",
-		p->lower_bound ? " lower-bound" : "", x, mid,
-		p->lower_bound ? "#ffffff" : LOSS, LOSS);
+		p->entropy.lower_bound ? " lower-bound" : "", x, mid,
+		p->entropy.lower_bound ? "#ffffff" : LOSS, LOSS);
 	fprintf(out, "<text class=\"value\" x=\"%.2f\" y=\"%.2f\" font-family=\"%s\">"
-		"%s%.4f", c->value_x, mid + 4, MONO, p->lower_bound ? "≥ " : "", p->entropy);
-	if (!isnan(p->se))
-		fprintf(out, " \xc2\xb1 %.4f", 1.96 * p->se);
+		"%s%.4f", c->value_x, mid + 4, MONO, p->entropy.lower_bound ? "≥ " : "", p->entropy.entropy);
+	if (!isnan(p->entropy.se))
+		fprintf(out, " \xc2\xb1 %.4f", 1.96 * p->entropy.se);
 	fputs("</text>\n</g>\n", out);
 }
 
@@ -618,6 +667,61 @@ static void put_entropy_legend(FILE *out, char *const *legend, size_t num_legend
 	}
 }
 
+void cprof_svg_diff(FILE *out, const char *const sources[2], const struct cprof_dist *a,
+		    const struct cprof_dist *b, size_t k, enum cprof_keys keys,
+		    const struct cprof_diff *diff, const struct cprof_judgement *j)
+{
+	struct svg_bar *bars = cprof_xcalloc(diff->count + 1, sizeof(*bars));
+	struct svg_diff svg;
+	size_t i;
+
+	for (i = 0; i < diff->count; i++) {
+		const struct cprof_diff_entry *e = &diff->entries[i];
+		const struct cprof_key_signif *key = cprof_judgement_key(j, e->key);
+
+		bars[i].key = e->key;
+		bars[i].count_a = e->count_a;
+		bars[i].count_b = e->count_b;
+		bars[i].p_a = e->p_a;
+		bars[i].p_b = e->p_b;
+		bars[i].delta = e->delta;
+		bars[i].tested = key && !isnan(key->ci_low);
+		bars[i].q_value = key ? key->q_value : NAN;
+		bars[i].ci_low = key ? key->ci_low : NAN;
+		bars[i].ci_high = key ? key->ci_high : NAN;
+		bars[i].ci_level = key ? key->ci_level : NAN;
+		bars[i].note = key ? cprof_key_note(key) : NULL;
+		bars[i].significant = key && key->significant;
+	}
+	memset(&svg, 0, sizeof(svg));
+	svg.source_a = sources[0];
+	svg.source_b = sources[1];
+	svg.by = cprof_by_name(a->by);
+	svg.cum = a->cum;
+	svg.stacks = a->by == CPROF_BY_STACK;
+	svg.total_a = a->total;
+	svg.total_b = b->total;
+	svg.k = k;
+	svg.keys_a = keys == CPROF_KEYS_A;
+	svg.manhattan = diff->manhattan;
+	svg.tested = j->signif != NULL;
+	svg.alpha = j->options.alpha;
+	svg.min_effect = j->options.min_effect;
+	svg.dispersion = j->options.dispersion;
+	if (j->signif) {
+		svg.different = j->signif->different;
+		svg.keys = j->count;
+		svg.corrected = j->signif->corrected;
+		svg.significant = j->signif->significant;
+		svg.null_mean = j->null.mean;
+		svg.null_quantile = j->null.quantile;
+	}
+	svg.bars = bars;
+	svg.count = diff->count;
+	draw_diff(out, &svg);
+	free(bars);
+}
+
 void cprof_svg_entropy(FILE *out, const struct cprof_svg_entropy *e)
 {
 	char *titles[2], *legend[3], *axis_name;
@@ -632,18 +736,18 @@ void cprof_svg_entropy(FILE *out, const struct cprof_svg_entropy *e)
 	put_titles(out, titles, num_titles, c.width);
 	put_ticks(out, c.low, c.high, c.step, c.chart_left, c.low, c.scale, c.top - 4,
 		  c.bottom + 4, 1.0, false);
-	if (e->has_stability)
+	if (e->stability)
 		fprintf(out, "<rect class=\"spread\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
 			"height=\"%.2f\" fill=\"#dddddd\" fill-opacity=\"0.6\"/>\n",
-			c.chart_left + (e->mean - e->sd - c.low) * c.scale, c.top - 4,
-			2 * e->sd * c.scale, c.bottom - c.top + 8);
+			c.chart_left + (e->stability->mean - e->stability->sd - c.low) * c.scale, c.top - 4,
+			2 * e->stability->sd * c.scale, c.bottom - c.top + 8);
 	for (i = 0; i < e->count; i++)
 		put_entropy_row(out, e, i, &c);
-	if (e->has_stability)
+	if (e->stability)
 		fprintf(out, "<line class=\"mean\" x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" "
 			"stroke=\"%s\" stroke-width=\"1\" stroke-dasharray=\"4 3\"/>\n",
-			c.chart_left + (e->mean - c.low) * c.scale, c.top - 4,
-			c.chart_left + (e->mean - c.low) * c.scale, c.bottom + 4, INK);
+			c.chart_left + (e->stability->mean - c.low) * c.scale, c.top - 4,
+			c.chart_left + (e->stability->mean - c.low) * c.scale, c.bottom + 4, INK);
 	axis_name = format("entropy, %s", e->unit);
 	put_line(out, c.chart_left + CHART / 2.0, c.bottom + 34, "middle", "fill=\"#555555\"",
 		 axis_name, NAME_CAP);

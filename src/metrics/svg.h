@@ -14,64 +14,24 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* One compared key of a difference. */
-struct cprof_svg_bar {
-	const char *key;
-	uint64_t count_a;
-	uint64_t count_b;
-	double p_a;
-	double p_b;
-	double delta;          /* p_b - p_a */
-	bool tested;           /* q_value and the interval exist */
-	double q_value;
-	double ci_low;         /* the interval of delta at level 1 - alpha */
-	double ci_high;
-	bool significant;      /* changed significantly: marked */
-};
+#include "judge.h"
+#include "stats.h"
 
-/* What the picture of a difference shows. */
-struct cprof_svg_diff {
-	const char *source_a;  /* the operands, any bytes */
-	const char *source_b;
-	const char *by;        /* the --by name */
-	bool cum;
-	bool stacks;           /* keys are call chains: cut a long one at its root end */
-	uint64_t total_a;
-	uint64_t total_b;
-	size_t k;              /* 0: every key */
-	bool keys_a;           /* the top k of A alone (--keys a) */
-	double manhattan;
-	/* The significance figures; when `tested` is false (a --cum
-	 * difference) no bar has an interval or a mark. */
-	bool tested;
-	double alpha;
-	double min_effect;
-	double dispersion;
-	bool different;
-	size_t keys;           /* keys of A or B */
-	size_t corrected;      /* keys in the correction */
-	size_t significant;    /* keys that changed significantly */
-	double null_mean;      /* manhattan by sampling alone: its mean */
-	double null_quantile;  /* and its 1 - alpha quantile */
-	const struct cprof_svg_bar *bars;  /* in the order drawn, top first */
-	size_t count;
-};
+/* Writes the picture of `diff` (of `a` and `b`, named `sources`, as
+ * cprof_diff_compute made it with `k` and `keys`) to `out`: one row per
+ * compared key, its name, a bar from a centre axis for its delta (gained
+ * right, lost left), and when the judgement `j` tested it its interval
+ * as a whisker and a mark when it moved; the sources, totals and distance
+ * in the title, and a legend saying what alpha and q are. */
+void cprof_svg_diff(FILE *out, const char *const sources[2], const struct cprof_dist *a,
+		    const struct cprof_dist *b, size_t k, enum cprof_keys keys,
+		    const struct cprof_diff *diff, const struct cprof_judgement *j);
 
-/* Writes the picture of `diff` to `out`: one row per bar, its key's name,
- * a bar from a centre axis for its delta (gained right, lost left), its
- * interval as a whisker and a mark when significant, the sources, totals
- * and distance in the title, and a legend saying what alpha and q are. */
-void cprof_svg_diff(FILE *out, const struct cprof_svg_diff *diff);
-
-/* One profile of cprof-entropy. */
+/* One profile of cprof-entropy: its name and its entropy (a se of NaN:
+ * no band). */
 struct cprof_svg_profile {
 	const char *source;    /* the operand, any bytes */
-	double entropy;
-	double entropy_mm;
-	double se;             /* NaN: no band */
-	uint64_t total;
-	size_t entries;
-	bool lower_bound;
+	struct cprof_entropy entropy;
 };
 
 /* What the picture of several entropies shows. */
@@ -80,13 +40,7 @@ struct cprof_svg_entropy {
 	const char *unit;      /* "bits", "nats", "hartleys" */
 	const struct cprof_svg_profile *profiles;
 	size_t count;
-	bool has_stability;    /* the figures below exist (several profiles) */
-	double mean;
-	double sd;
-	double min;
-	double max;
-	double cv;
-	double sampling_sd;
+	const struct cprof_stability *stability;  /* NULL: one profile */
 };
 
 /* Writes the picture of `entropy` to `out`: one row per profile, its

@@ -195,6 +195,54 @@ static void test_signif(void)
 	cprof_signif_free(s);
 }
 
+/* Every interval agrees with its key's verdict: over many draws of a
+ * profile of 30 keys (some moved, some near the threshold), a selected
+ * key's interval leaves out 0 and a corrected key not selected holds it,
+ * at its false-coverage level 1 - R alpha w / m; a key outside the
+ * correction that leaves 0 out says why. */
+static void test_agreement(void)
+{
+	struct cprof_signif_options options = CPROF_SIGNIF_DEFAULTS;
+	struct cprof_pair pairs[30];
+	unsigned long seed = 12345;
+	size_t trial, i, selected = 0, noted = 0;
+
+	for (trial = 0; trial < 400; trial++) {
+		uint64_t total_a = 0, total_b = 0;
+		struct cprof_signif *s;
+
+		for (i = 0; i < 30; i++) {
+			seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+			pairs[i].count_a = 5 + (seed >> 33) % (i < 5 ? 400 : 60);
+			pairs[i].count_b = pairs[i].count_a + ((seed >> 20) % 40) - 15 +
+					   (i < 4 ? (seed >> 40) % 120 : 0);
+			pairs[i].known = true;
+			total_a += pairs[i].count_a;
+			total_b += pairs[i].count_b;
+		}
+		options.min_effect = trial % 2 ? 0.005 : 0.02;
+		s = cprof_signif_compute(pairs, 30, total_a, total_b, &options);
+		for (i = 0; i < 30; i++) {
+			const struct cprof_key_signif *k = &s->keys[i];
+			bool without_0 = k->ci_low > 0 || k->ci_high < 0;
+
+			cprof_signif_test(s, pairs, i, total_a, total_b, &options);
+			check(!k->significant || without_0, "trial %zu key %zu: moved, interval "
+			      "[%g, %g] holds 0", trial, i, k->ci_low, k->ci_high);
+			check(!k->corrected || k->selected == without_0, "trial %zu key %zu: "
+			      "selected %d, interval [%g, %g]", trial, i, k->selected, k->ci_low,
+			      k->ci_high);
+			check(k->significant || !without_0 || cprof_key_note(k), "trial %zu key "
+			      "%zu: no note", trial, i);
+			selected += k->selected;
+			noted += cprof_key_note(k) != NULL;
+		}
+		cprof_signif_free(s);
+	}
+	check(selected > 100 && noted > 10, "the draws select %zu keys and note %zu: too few to "
+	      "test", selected, noted);
+}
+
 static void test_manhattan(void)
 {
 	static const struct cprof_pair tie[] = { { 5, 3, true }, { 5, 7, true } };
@@ -336,6 +384,7 @@ int main(void)
 	test_bh();
 	test_gtest();
 	test_signif();
+	test_agreement();
 	test_manhattan();
 	test_null();
 	test_null_analytic();
