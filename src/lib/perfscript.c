@@ -11,18 +11,13 @@
 
 #include <errno.h>
 #include <stdarg.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <glib.h>
 #ifdef __SSE2__
@@ -37,164 +32,14 @@
 #include "perfscript.h"
 #include "profile.h"
 #include "base/util.h"
-
-/* One distinct frame: its symbol (offset removed), DSO and source line;
- * what a lookup compares in its first cache line. */
-struct frame {
-	uint64_t hash;
-	uint32_t key_len;
-	uint32_t sym_len, dso_len;
-	uint32_t id;
-	const char *srcline;   /* into key, or NULL */
-	char key[];            /* sym NUL dso NUL [srcline NUL]; dso "" when the text has none */
-};
-
-static const char *frame_sym(const struct frame *f)
-{
-	return f->key;
-}
-
-static const char *frame_dso(const struct frame *f)
-{
-	return f->key + f->sym_len + 1;
-}
-
-/* A slot of the frames' table: a frame and its hash, or NULL. */
-struct frame_slot {
-	uint64_t hash;
-	struct frame *frame;
-};
-
-/* A slot of the stacks' table: a stack and its hash (a probe that
- * misses reads no stack), or NULL. */
-struct stack_slot {
-	uint64_t hash;
-	struct stack *stack;
-};
-
-/* One distinct call chain (frame ids, leaf first) and its sums. */
-struct stack {
-	uint64_t hash;
-	uint64_t samples;
-	uint64_t period;
-	uint32_t id;           /* its place in perf->stacks */
-	uint32_t depth;
-	uint32_t event;        /* its samples' event: the reader's events[event] */
-	uint32_t frames[];
-};
-
-struct cprof_perf {
-	struct cprof_arena arena;          /* the frames */
-	struct cprof_arena stack_arena;    /* the stacks: a block's, emptied with them */
-	struct frame **frames;         /* by id */
-	size_t num_frames, frames_cap;
-	struct frame_slot *frame_slots;
-	size_t frame_mask;
-	struct stack_slot *stack_slots;
-	size_t stack_mask;
-	struct cprof_ptrs stacks;      /* struct stack *, in stack_arena */
-	bool has_dso;          /* some frame named its DSO */
-	bool has_srcline;      /* the text carried source lines */
-	GArray *mmaps;         /* struct mmap: perf script --show-mmap-events' */
-	char **aliases;        /* by frame id: an unnamed PC's key, "DSO+0xOFF", or NULL */
-	bool addresses;        /* read for --by=address: every frame with an IP has an alias */
-};
-
-/* A mapping of a file into a process, as PERF_RECORD_MMAP[2] prints it. */
-struct mmap {
-	uint64_t pid, start, len, pgoff;
-	char *path;            /* g_free it */
-};
-
-/* What one frame's text holds, pointing into the line. */
-struct frame_text {
-	const char *sym, *dso;
-	size_t sym_len, dso_len;
-	bool padded;           /* the 16 bytes before sym + sym_len and dso + dso_len can be read */
-	const char *ip;        /* its address's hexadecimal digits, or NULL */
-	size_t ip_len;
-};
-
-struct block;
-
-/* The last sample ended, counted only when the next one ends (or at an
- * error, or the text's end): its stack's slot, then its stack, are
- * fetched from memory meanwhile (held_touch). */
-struct held {
-	bool valid;
-	bool touched;          /* its stack's entry was fetched */
-	bool has_period;
-	uint32_t *chain;       /* its frames: the buffer r->chain had */
-	size_t depth, cap;
-	uint64_t hash, period;
-	uint32_t event;
-	unsigned long long line;
-};
-
-/* An event of the text (as its headers name it, modifiers left off) and
- * the sums of its samples. */
-struct event {
-	char *name;            /* NULL: samples without headers */
-	size_t name_len;
-	uint64_t samples, period_sum, first_period;
-	bool all_periods, same_period;
-};
-
-struct reader {
-	struct cprof_perf *perf;
-	struct cprof_error *err;
-	struct block *block;   /* a block's reader: samples recorded, not counted */
-	bool child;            /* the text is a perf script child's output */
-	bool addresses;        /* every frame keeps its address (--by=address) */
-	unsigned long long line_no, sample_line;
-	char *key;             /* scratch: a frame's key */
-	size_t key_cap;
-	uint32_t *chain;       /* the open sample's frame ids */
-	size_t depth, chain_cap;
-	struct held held;
-	bool open;             /* a sample is open */
-	bool sample_has_period;
-	uint64_t sample_period;
-	int headers;           /* -1: no sample yet, 0: samples without headers, 1: with */
-	struct event *events;  /* in the order of their first samples */
-	size_t num_events, events_cap;
-	uint32_t sample_event; /* the open sample's */
-	bool sample_has_pid;   /* the open sample's header named its process */
-	uint64_t sample_pid;
-	struct last_header {   /* the last header read whole, for same_header */
-		bool valid;
-		char *prefix;          /* its text before its time */
-		size_t prefix_len, prefix_cap;
-		char *event;           /* its event's token, ':' included */
-		size_t event_len, event_cap;
-		uint32_t event_index;
-		bool has_pid;
-		uint64_t pid;
-	} last;
-	uint64_t samples;      /* of all events */
-	size_t inlined;        /* the open sample's last frames are "(inlined)": their DSO is the next frame's */
-	bool sample_dropped;   /* a line of the open sample was dropped */
-	uint64_t dropped;      /* lines inside samples that are no frame, no source line */
-	unsigned long long dropped_line;       /* the first of them, */
-	char *dropped_text;    /* and its text (sanitized, cut short) */
-};
+#include "perf-int.h"
 
 /* The hexadecimal digits, by byte: a frame line's address and offset. */
-static const bool hex_digit[256] = {
+const bool cprof_perf_hex_digit[256] = {
 	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
 	['8'] = 1, ['9'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1,
 	['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1,
 };
-
-static bool is_hex(char c)
-{
-	return hex_digit[(unsigned char)c];
-}
-
-static bool is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
 
 static bool all_digits(const char *s, size_t len)
 {
@@ -206,13 +51,9 @@ static bool all_digits(const char *s, size_t len)
 	return len > 0;
 }
 
-/* Sets the reader's error at its current line. */
-static int fail(struct reader *r, unsigned long long line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
 static int settle(struct reader *r);
 
-static int fail(struct reader *r, unsigned long long line, const char *fmt, ...)
+int cprof_perf_fail(struct reader *r, unsigned long long line, const char *fmt, ...)
 {
 	char what[400];
 	va_list ap;
@@ -226,20 +67,6 @@ static int fail(struct reader *r, unsigned long long line, const char *fmt, ...)
 		return cprof_error_set(r->err, "line %llu of perf script's output: %s", line, what);
 	r->err->line = line;
 	return cprof_error_set(r->err, "%s", what);
-}
-
-/* Takes text[p, end) as the frame's symbol, less perf's "+0xOFF" when
- * the `digits` hexadecimal digits before `end` follow a "+0x"; false
- * when nothing is left. */
-static bool sym_less_off(const char *p, const char *end, size_t digits, struct frame_text *out)
-{
-	if (digits > 0 && digits + 3 <= (size_t)(end - p) && memcmp(end - digits - 3, "+0x", 3) == 0)
-		end -= digits + 3;
-	if (end == p)
-		return false;
-	out->sym = p;
-	out->sym_len = (size_t)(end - p);
-	return true;
 }
 
 /* sym_less_off, the digits counted byte by byte. */
@@ -492,7 +319,7 @@ static void frames_grow(struct cprof_perf *perf)
 }
 
 /* The id of the frame whose key is key[0, len), added when new. */
-static uint32_t intern_frame(struct cprof_perf *perf, uint64_t hash, const char *key, size_t len,
+uint32_t cprof_perf_intern_frame(struct cprof_perf *perf, uint64_t hash, const char *key, size_t len,
 			     size_t sym_len, size_t dso_len, bool has_srcline)
 {
 	struct frame_slot *slot;
@@ -589,7 +416,7 @@ static __attribute__((noinline)) uint32_t new_frame(struct reader *r, const stru
 	r->key[len - 1] = '\0';
 	if (t->dso_len)
 		r->perf->has_dso = true;
-	return intern_frame(r->perf, hash, r->key, len, t->sym_len, t->dso_len, false);
+	return cprof_perf_intern_frame(r->perf, hash, r->key, len, t->sym_len, t->dso_len, false);
 }
 
 /* The id of the frame `t`, interned when new. */
@@ -617,7 +444,7 @@ static uint32_t with_dso(struct reader *r, uint32_t id, const char *dso, size_t 
 	memcpy(r->key + f->sym_len + 1, dso, dso_len);
 	r->key[f->sym_len + 1 + dso_len] = '\0';
 	memcpy(r->key + f->sym_len + 1 + dso_len + 1, f->srcline, line_len + 1);
-	return intern_frame(r->perf, cprof_hash(r->key, len), r->key, len, f->sym_len, dso_len, true);
+	return cprof_perf_intern_frame(r->perf, cprof_hash(r->key, len), r->key, len, f->sym_len, dso_len, true);
 }
 
 static bool is_inlined(const struct frame_text *t)
@@ -705,7 +532,7 @@ static int attach_srcline(struct reader *r, const char *s, size_t len)
 
 	r->perf->has_srcline = true;
 	if (!r->open || r->depth == 0)
-		return fail(r, r->line_no, "a source line without a frame before it");
+		return cprof_perf_fail(r, r->line_no, "a source line without a frame before it");
 	if (unknown_srcline(s, len))
 		return 0;
 	f = r->perf->frames[r->chain[r->depth - 1]];
@@ -716,7 +543,7 @@ static int attach_srcline(struct reader *r, const char *s, size_t len)
 	memcpy(r->key, f->key, sym_len + 1 + dso_len + 1);
 	memcpy(r->key + sym_len + 1 + dso_len + 1, s, len);
 	r->key[key_len - 1] = '\0';
-	r->chain[r->depth - 1] = intern_frame(r->perf, cprof_hash(r->key, key_len), r->key, key_len,
+	r->chain[r->depth - 1] = cprof_perf_intern_frame(r->perf, cprof_hash(r->key, key_len), r->key, key_len,
 					      sym_len, dso_len, true);
 	return 0;
 }
@@ -740,14 +567,14 @@ static void stacks_grow(struct cprof_perf *perf)
 }
 
 /* The hash of chain[0, depth) of event `event`. */
-static uint64_t stack_hash(const uint32_t *chain, size_t depth, uint32_t event)
+uint64_t cprof_perf_stack_hash(const uint32_t *chain, size_t depth, uint32_t event)
 {
 	return cprof_hash(chain, depth * sizeof(uint32_t)) ^ (event * UINT64_C(0x9E3779B97F4A7C15));
 }
 
 /* The entry of the chain[0, depth) of event `event` whose stack_hash is
  * `hash`, added when new. */
-static struct stack *intern_stack(struct cprof_perf *perf, const uint32_t *chain, size_t depth,
+struct stack *cprof_perf_intern_stack(struct cprof_perf *perf, const uint32_t *chain, size_t depth,
 				  uint32_t event, uint64_t hash)
 {
 	size_t bytes = depth * sizeof(uint32_t), j;
@@ -773,7 +600,7 @@ static struct stack *intern_stack(struct cprof_perf *perf, const uint32_t *chain
 }
 
 /* Counts one sample of stack `s` (its header on line `line`). */
-static int count_sample(struct reader *r, struct stack *s, bool has_period, uint64_t period,
+int cprof_perf_count_sample(struct reader *r, struct stack *s, bool has_period, uint64_t period,
 			unsigned long long line)
 {
 	struct event *e = &r->events[s->event];
@@ -790,7 +617,7 @@ static int count_sample(struct reader *r, struct stack *s, bool has_period, uint
 	else if (period != e->first_period)
 		e->same_period = false;
 	if (s->period + period < s->period || e->period_sum + period < e->period_sum)
-		return fail(r, line, "the periods' sum overflows");
+		return cprof_perf_fail(r, line, "the periods' sum overflows");
 	s->period += period;
 	e->period_sum += period;
 	return 0;
@@ -809,12 +636,12 @@ static int settle(struct reader *r)
 	if (!h->valid)
 		return 0;
 	h->valid = false;
-	s = intern_stack(r->perf, h->chain, h->depth, h->event, h->hash);
+	s = cprof_perf_intern_stack(r->perf, h->chain, h->depth, h->event, h->hash);
 	if (r->block) {
 		record_sample(r->block, s, h->has_period, h->period, h->line);
 		return 0;
 	}
-	return count_sample(r, s, h->has_period, h->period, h->line);
+	return cprof_perf_count_sample(r, s, h->has_period, h->period, h->line);
 }
 
 /* Fetches the held sample's stack entry into the cache, once its slot,
@@ -842,10 +669,10 @@ static int end_sample(struct reader *r)
 		return 0;
 	r->open = false;
 	if (r->depth == 0 && r->sample_dropped)
-		return fail(r, r->sample_line, "a sample without frames: no line after its header is "
+		return cprof_perf_fail(r, r->sample_line, "a sample without frames: no line after its header is "
 					       "\"IP SYM (DSO)\"");
 	if (r->depth == 0)
-		return fail(r, r->sample_line, "a sample header without frames after it (perf script "
+		return cprof_perf_fail(r, r->sample_line, "a sample header without frames after it (perf script "
 					       "-F needs ip and sym)");
 	if (settle(r) < 0)
 		return -1;
@@ -855,7 +682,7 @@ static int end_sample(struct reader *r)
 	r->chain_cap = spare_cap;
 	h->depth = r->depth;
 	h->event = r->sample_event;
-	h->hash = stack_hash(h->chain, h->depth, h->event);
+	h->hash = cprof_perf_stack_hash(h->chain, h->depth, h->event);
 	h->has_period = r->sample_has_period;
 	h->period = r->sample_period;
 	h->line = r->sample_line;
@@ -904,7 +731,7 @@ static int begin_sample(struct reader *r, bool header)
 	if (end_sample(r) < 0)
 		return -1;
 	if (r->headers >= 0 && r->headers != (int)header)
-		return fail(r, r->line_no, header ? "a sample header after samples without one"
+		return cprof_perf_fail(r, r->line_no, header ? "a sample header after samples without one"
 						  : "a sample without a header line (its event) "
 						    "after samples with one");
 	r->headers = header;
@@ -945,19 +772,6 @@ static bool before_period(const char *t, size_t len)
 	return all_digits(t, len);
 }
 
-struct header {
-	const char *event;     /* "cpu-clock:ppp" (without the final ':') */
-	size_t event_len;
-	bool has_period;
-	uint64_t period;
-	const char *rest;      /* what follows the event */
-	size_t rest_len;
-	bool timed;            /* perf's time field came before the event */
-	bool has_pid;          /* the "PID/TID" (or "TID") before the time */
-	uint64_t pid;
-	const char *time_at;   /* the time's token, or NULL */
-};
-
 /* The pid of token t[0, len), "PID/TID" or "TID" (a process's first
  * thread's is its pid), into *pid; false when it is neither. */
 static bool token_pid(const char *t, size_t len, uint64_t *pid)
@@ -972,8 +786,6 @@ static bool token_pid(const char *t, size_t len, uint64_t *pid)
 	digits[n] = '\0';
 	return cprof_parse_u64(digits, pid);
 }
-
-enum { HEADER_NONE, HEADER_SAMPLE, HEADER_RECORD };
 
 /* Finds the event token of a header line ("NAME:" that is not the
  * time), the period before it and the text after it. */
@@ -1179,7 +991,7 @@ static int drop_line(struct reader *r, const char *text, size_t len)
 	for (digits = i; digits < len && is_hex(text[digits]); digits++)
 		;
 	if (i < len && digits == len)
-		return fail(r, r->line_no, "a frame's line cut short after its address");
+		return cprof_perf_fail(r, r->line_no, "a frame's line cut short after its address");
 	r->sample_dropped = true;
 	if (r->dropped++ == 0) {
 		r->dropped_line = r->line_no;
@@ -1268,9 +1080,9 @@ static int take_other_line(struct reader *r, const char *line, size_t len)
 	if (r->open)
 		return drop_line(r, line, len);
 	if (has_time(line, len))
-		return fail(r, r->line_no, "a sample header without its event (perf script -F "
+		return cprof_perf_fail(r, r->line_no, "a sample header without its event (perf script -F "
 					   "needs event)");
-	return fail(r, r->line_no, "not a line of perf script's output: no sample header "
+	return cprof_perf_fail(r, r->line_no, "not a line of perf script's output: no sample header "
 				   "(\"COMM TID TIME: PERIOD EVENT:\") nor frame (\"IP SYM (DSO)\")");
 }
 
@@ -1295,7 +1107,7 @@ static int take_line(struct reader *r, const char *line, size_t len)
 		return take_other_line(r, line, len);
 	if (r->open)
 		return drop_line(r, line, len);
-	return fail(r, r->line_no, "a call-chain line that is not \"IP SYM (DSO)\", outside a "
+	return cprof_perf_fail(r, r->line_no, "a call-chain line that is not \"IP SYM (DSO)\", outside a "
 				   "sample");
 }
 
@@ -1529,7 +1341,7 @@ static int finish(struct reader *r, struct cprof_profile *profile, const char *s
 
 /* Parses the lines of text[0, len) (the last may lack its newline) with
  * `r`, as if read one by one: each counted, a NUL byte refused. */
-static int parse_lines(struct reader *r, const char *text, size_t len)
+int cprof_perf_parse_lines(struct reader *r, const char *text, size_t len)
 {
 	const char *p = text, *end = text + len;
 
@@ -1551,7 +1363,7 @@ static int parse_lines(struct reader *r, const char *text, size_t len)
 		m = n;
 		r->line_no++;
 		if (memchr(p, '\0', n))
-			return fail(r, r->line_no, "NUL byte in perf script's text");
+			return cprof_perf_fail(r, r->line_no, "NUL byte in perf script's text");
 		if (m > 0 && p[m - 1] == '\r')
 			m--;
 		if (take_line(r, p, m) < 0)
@@ -1615,7 +1427,7 @@ static void record_sample(struct block *b, const struct stack *s, bool has_perio
 	};
 }
 
-static void perf_init(struct cprof_perf *perf)
+void cprof_perf_init(struct cprof_perf *perf)
 {
 	perf->frame_mask = 1023;
 	perf->frame_slots = cprof_pages_alloc((perf->frame_mask + 1) * sizeof(*perf->frame_slots));
@@ -1629,7 +1441,7 @@ static void block_forget(struct block *b)
 {
 	cprof_perf_free(b->r.perf);
 	b->r.perf = cprof_xcalloc(1, sizeof(*b->r.perf));
-	perf_init(b->r.perf);
+	cprof_perf_init(b->r.perf);
 	events_free(&b->r);
 	b->r.last.valid = false;
 	b->merged_frames = b->merged_stacks = b->merged_mmaps = 0;
@@ -1652,7 +1464,7 @@ static void parse_block(struct block *b)
 	r->depth = 0;
 	r->open = false;
 	r->headers = -1;
-	b->status = parse_lines(r, b->text, b->len);
+	b->status = cprof_perf_parse_lines(r, b->text, b->len);
 }
 
 static long long now_ns(void)
@@ -1697,7 +1509,7 @@ static struct block *block_start(const struct reader *r)
 		return NULL;
 	b = cprof_xcalloc(1, sizeof(*b));
 	b->r.perf = cprof_xcalloc(1, sizeof(*b->r.perf));
-	perf_init(b->r.perf);
+	cprof_perf_init(b->r.perf);
 	b->r.err = &b->err;
 	b->r.block = b;
 	b->r.addresses = r->addresses;
@@ -1780,7 +1592,7 @@ static void merge_tables(struct reader *r, struct block *b)
 	for (i = b->merged_frames; i < from->num_frames; i++) {
 		const struct frame *f = from->frames[i];
 
-		b->frame_ids[i] = intern_frame(r->perf, f->hash, f->key, f->key_len, f->sym_len,
+		b->frame_ids[i] = cprof_perf_intern_frame(r->perf, f->hash, f->key, f->key_len, f->sym_len,
 					       f->dso_len, f->srcline != NULL);
 	}
 	b->merged_frames = from->num_frames;
@@ -1798,8 +1610,8 @@ static void merge_tables(struct reader *r, struct block *b)
 		for (j = 0; j < s->depth; j++)
 			r->chain[j] = b->frame_ids[s->frames[j]];
 		event = b->event_map[s->event];
-		b->stack_map[i] = intern_stack(r->perf, r->chain, s->depth, event,
-					       stack_hash(r->chain, s->depth, event));
+		b->stack_map[i] = cprof_perf_intern_stack(r->perf, r->chain, s->depth, event,
+					       cprof_perf_stack_hash(r->chain, s->depth, event));
 	}
 	b->merged_stacks = from->stacks.len;
 	for (i = b->merged_mmaps; from->mmaps && i < from->mmaps->len; i++) {
@@ -1824,13 +1636,13 @@ static int merge_block(struct reader *r, struct block *b)
 
 	if (!block_fits(r, b)) {
 		block_forget(b);
-		return parse_lines(r, b->text, b->len);
+		return cprof_perf_parse_lines(r, b->text, b->len);
 	}
 	merge_tables(r, b);
 	for (i = 0; i < b->num_recs && status == 0; i++) {
 		const struct sample_rec *rec = &b->recs[i];
 
-		status = count_sample(r, b->stack_map[rec->stack], rec->has_period, rec->period,
+		status = cprof_perf_count_sample(r, b->stack_map[rec->stack], rec->has_period, rec->period,
 				      r->line_no + rec->line);
 	}
 	if (status < 0)
@@ -1844,7 +1656,7 @@ static int merge_block(struct reader *r, struct block *b)
 	}
 	r->dropped += b->r.dropped;
 	if (b->status < 0)
-		return fail(r, r->line_no + b->err.line, "%s", b->err.text);
+		return cprof_perf_fail(r, r->line_no + b->err.line, "%s", b->err.text);
 	r->line_no += b->r.line_no;
 	return 0;
 }
@@ -1895,10 +1707,10 @@ static int read_some(struct reader *r, struct block *b, const unsigned char *dat
 		end = half ? last_blank(data, half, len) : 0;
 	}
 	if (end <= half)
-		return parse_lines(r, text, len);
+		return cprof_perf_parse_lines(r, text, len);
 	given = now_ns();
 	block_give(b, text + half, end - half);
-	if (parse_lines(r, text, half) < 0) {
+	if (cprof_perf_parse_lines(r, text, half) < 0) {
 		block_wait(b);
 		return -1;
 	}
@@ -1907,7 +1719,7 @@ static int read_some(struct reader *r, struct block *b, const unsigned char *dat
 	balance(b, (double)half / (double)end, given, mine);
 	if (merge_block(r, b) < 0)
 		return -1;
-	return parse_lines(r, text + end, len - end);
+	return cprof_perf_parse_lines(r, text + end, len - end);
 }
 
 /* Reads the text through to its end, all its whole lines buffered at a
@@ -1965,7 +1777,7 @@ static void note_dropped(const struct reader *r, struct cprof_profile *profile)
 	g_free(text);
 }
 
-static int read_text(struct cprof_input *in, struct cprof_profile *profile,
+int cprof_perf_read_text(struct cprof_input *in, struct cprof_profile *profile,
 		     const struct cprof_read_options *options, bool child, struct cprof_error *err)
 {
 	const char *sample_index = options ? options->sample_index : NULL;
@@ -1975,7 +1787,7 @@ static int read_text(struct cprof_input *in, struct cprof_profile *profile,
 	struct cprof_perf *perf = cprof_xcalloc(1, sizeof(*perf));
 	int status;
 
-	perf_init(perf);
+	cprof_perf_init(perf);
 	perf->addresses = r.addresses;
 	profile->format = CPROF_FORMAT_PERF;
 	profile->perf = perf;
@@ -1986,7 +1798,7 @@ static int read_text(struct cprof_input *in, struct cprof_profile *profile,
 	if (status == 0)
 		status = settle(&r);
 	if (status == 0 && r.samples == 0 && !child)
-		status = fail(&r, r.line_no, "no samples in perf script's text");
+		status = cprof_perf_fail(&r, r.line_no, "no samples in perf script's text");
 	if (status == 0)
 		status = finish(&r, profile, sample_index);
 	if (status == 0 && r.dropped)
@@ -2004,7 +1816,7 @@ static int read_text(struct cprof_input *in, struct cprof_profile *profile,
 int cprof_perfscript_read(struct cprof_input *in, struct cprof_profile *profile,
 			  const struct cprof_read_options *options, struct cprof_error *err)
 {
-	return read_text(in, profile, options, false, err);
+	return cprof_perf_read_text(in, profile, options, false, err);
 }
 
 /* The next non-blank, non-comment line of data[*pos, len), or false. */
@@ -2063,187 +1875,6 @@ bool cprof_perfscript_sniff(const unsigned char *data, size_t len)
 bool cprof_perfdata_sniff(const unsigned char *data, size_t len)
 {
 	return len >= 8 && memcmp(data, "PERFILE2", 8) == 0;
-}
-
-/* Copies what is left of `in` into a new temporary file; returns its
- * path (g_free it, and unlink the file), or NULL with `err` set. */
-static char *copy_to_temp(struct cprof_input *in, struct cprof_error *err)
-{
-	char *path = g_build_filename(g_get_tmp_dir(), "cprof-perf-XXXXXX", NULL);
-	int fd = g_mkstemp(path);
-	long long got;
-
-	if (fd < 0) {
-		cprof_error_set(err, "cannot make a temporary file for perf.data: %s",
-				strerror(errno));
-		g_free(path);
-		return NULL;
-	}
-	while ((got = cprof_input_fill(in, 1 << 20, err)) > 0) {
-		const unsigned char *p = cprof_input_data(in);
-		size_t left = (size_t)got;
-
-		while (left > 0) {
-			ssize_t w = write(fd, p, left);
-
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0) {
-				cprof_error_set(err, "cannot write a temporary file for perf.data: %s",
-						w < 0 ? strerror(errno) : "short write");
-				got = -1;
-				break;
-			}
-			p += w;
-			left -= (size_t)w;
-		}
-		if (got < 0)
-			break;
-		cprof_input_skip(in, (size_t)got);
-	}
-	close(fd);
-	if (got < 0) {
-		unlink(path);
-		g_free(path);
-		return NULL;
-	}
-	return path;
-}
-
-/* Starts `perf script -i PATH` (with the mappings, and each sample's
- * pid, by which an unnamed PC's address is made an offset in its file)
- * with its standard output on *out_fd and its standard error in the
- * file `err_fd`; returns its pid, or -1. */
-static pid_t start_perf(const char *perf, const char *path, int err_fd, int *out_fd,
-			struct cprof_error *err)
-{
-	char *argv[] = { (char *)perf, "script", "--show-mmap-events", "-F", "+pid", "-i",
-			 (char *)path, NULL };
-	posix_spawn_file_actions_t actions;
-	posix_spawnattr_t attr;
-	sigset_t pipe_default;
-	int fds[2], status;
-	pid_t pid;
-
-	if (pipe2(fds, O_CLOEXEC) != 0)
-		return cprof_error_set(err, "cannot make a pipe for perf script: %s", strerror(errno));
-	sigemptyset(&pipe_default);
-	sigaddset(&pipe_default, SIGPIPE);
-	if (posix_spawn_file_actions_init(&actions) != 0 || posix_spawnattr_init(&attr) != 0)
-		cprof_die_oom();
-	posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
-	posix_spawn_file_actions_adddup2(&actions, err_fd, STDERR_FILENO);
-	posix_spawnattr_setsigdefault(&attr, &pipe_default);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
-	status = posix_spawnp(&pid, perf, &actions, &attr, argv, environ);
-	posix_spawn_file_actions_destroy(&actions);
-	posix_spawnattr_destroy(&attr);
-	close(fds[1]);
-	if (status != 0) {
-		close(fds[0]);
-		return cprof_error_set(err, "cannot run %s: %s", perf, strerror(status));
-	}
-	*out_fd = fds[0];
-	return pid;
-}
-
-/* The first line perf wrote on its standard error (file `fd`). */
-static void first_err_line(int fd, char *line, size_t size)
-{
-	ssize_t got;
-	char *nl;
-
-	line[0] = '\0';
-	if (lseek(fd, 0, SEEK_SET) != 0)
-		return;
-	got = read(fd, line, size - 1);
-	if (got <= 0)
-		return;
-	line[got] = '\0';
-	while ((nl = strchr(line, '\n')) && nl == line)
-		memmove(line, line + 1, strlen(line));
-	if (nl)
-		*nl = '\0';
-	for (nl = line; *nl; nl++)
-		if ((unsigned char)*nl < ' ')
-			*nl = ' ';
-}
-
-/* Reads the output of `perf script -i PATH` into `profile`. */
-static int run_perf(const char *perf, const char *path, const char *source,
-		    struct cprof_profile *profile, const struct cprof_read_options *options,
-		    struct cprof_error *err)
-{
-	char err_path[] = "/tmp/cprof-perf-err-XXXXXX", fd_path[64], first[300];
-	struct cprof_input out;
-	int err_fd, out_fd = -1, status, wstatus = 0;
-	pid_t pid;
-
-	err_fd = mkstemp(err_path);
-	if (err_fd < 0)
-		return cprof_error_set(err, "cannot make a temporary file: %s", strerror(errno));
-	unlink(err_path);
-	pid = start_perf(perf, path, err_fd, &out_fd, err);
-	if (pid < 0) {
-		close(err_fd);
-		return -1;
-	}
-	snprintf(fd_path, sizeof(fd_path), "/proc/self/fd/%d", out_fd);
-	status = cprof_input_open(&out, fd_path, err);
-	close(out_fd);
-	cprof_set_context(source);
-	if (status == 0) {
-		out.name = source;
-		status = read_text(&out, profile, options, true, err);
-		cprof_input_close(&out);
-	}
-	if (status < 0)
-		kill(pid, SIGTERM);
-	while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
-		;
-	if (status == 0 && !(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0)) {
-		first_err_line(err_fd, first, sizeof(first));
-		cprof_error_set(err, "perf script failed: %s",
-				first[0] ? first : WIFSIGNALED(wstatus) ? strsignal(WTERMSIG(wstatus))
-									: "no message");
-		status = -1;
-	}
-	close(err_fd);
-	return status;
-}
-
-int cprof_perfdata_read(struct cprof_input *in, struct cprof_profile *profile,
-			const struct cprof_read_options *options, struct cprof_error *err)
-{
-	char *perf = g_find_program_in_path("perf"), *temp = NULL;
-	const char *path = in->name;
-	int status;
-
-	profile->format = CPROF_FORMAT_PERF;
-	if (!perf) {
-		if (strcmp(in->name, "-") == 0)
-			return cprof_error_set(err, "perf.data needs perf on the PATH (Debian: "
-						    "linux-perf), or its text: perf script -i FILE "
-						    "> FILE.txt");
-		return cprof_error_set(err, "perf.data needs perf on the PATH (Debian: linux-perf), "
-					    "or its text: perf script -i %s > %s.txt",
-				       in->name, in->name);
-	}
-	if (strcmp(in->name, "-") == 0) {
-		temp = copy_to_temp(in, err);
-		if (!temp) {
-			g_free(perf);
-			return -1;
-		}
-		path = temp;
-	}
-	status = run_perf(perf, path, in->name, profile, options, err);
-	if (temp)
-		unlink(temp);
-	g_free(temp);
-	g_free(perf);
-	return status;
 }
 
 /* The name of a DSO path as a key: its basename, a bracketed one whole. */
