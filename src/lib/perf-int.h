@@ -243,4 +243,13 @@ int cprof_perf_read_text(struct cprof_input *in, struct cprof_profile *profile,
 			 const struct cprof_read_options *options, bool child,
 			 struct cprof_error *err);
 
+/* perf-keys.c */
+
+/* Keys each unnamed PC ("[unknown]@[PID:]ADDR") by its DSO's name and
+ * its offset in the file, where the mappings give it, else its address
+ * as printed (perf->aliases); notes in `profile` the run-time addresses
+ * (past 4 GiB: a process's, under ASLR, not a file's) that vary across
+ * runs. */
+void cprof_perf_key_unnamed(struct cprof_perf *perf, struct cprof_profile *profile);
+
 #endif
