@@ -243,6 +243,29 @@ int cprof_perf_read_text(struct cprof_input *in, struct cprof_profile *profile,
 			 const struct cprof_read_options *options, bool child,
 			 struct cprof_error *err);
 
+/* perf-lines.c: the recognizers of perf script's lines. */
+
+/* The length of an event's name without perf's modifiers: "cpu-clock:ppp"
+ * is "cpu-clock", "sched:sched_switch" stays. */
+size_t cprof_perf_event_name_len(const char *event, size_t len);
+
+/* perf-types.c: the events as sample types. */
+
+/* The index of the event named name[0, len) (NULL: samples without
+ * headers) in r->events, added when new. */
+uint32_t cprof_perf_find_event(struct reader *r, const char *name, size_t len);
+
+/* Frees r->events and empties them. */
+void cprof_perf_events_free(struct reader *r);
+
+/* Picks the sample type `sample_index` names (NULL: the default) and
+ * fills the profile's counts and its list of sample types.  Returns 0,
+ * or -1 with r->err set. */
+int cprof_perf_finish(struct reader *r, struct cprof_profile *profile, const char *sample_index);
+
+/* Notes in `profile` the lines dropped from samples, the first named. */
+void cprof_perf_note_dropped(const struct reader *r, struct cprof_profile *profile);
+
 /* perf-keys.c */
 
 /* Keys each unnamed PC ("[unknown]@[PID:]ADDR") by its DSO's name and

@@ -692,40 +692,6 @@ static int end_sample(struct reader *r)
 	return 0;
 }
 
-/* The index of the event named name[0, len) (NULL: samples without
- * headers) in r->events, added when new. */
-static uint32_t find_event(struct reader *r, const char *name, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < r->num_events; i++) {
-		const struct event *e = &r->events[i];
-
-		if (name ? e->name && e->name_len == len && memcmp(e->name, name, len) == 0 : !e->name)
-			return (uint32_t)i;
-	}
-	if (r->num_events == r->events_cap) {
-		r->events_cap = r->events_cap ? 2 * r->events_cap : 4;
-		r->events = cprof_xrealloc(r->events, r->events_cap * sizeof(*r->events));
-	}
-	r->events[r->num_events] = (struct event){
-		.name = name ? g_strndup(name, len) : NULL, .name_len = len,
-		.all_periods = true, .same_period = true,
-	};
-	return (uint32_t)r->num_events++;
-}
-
-static void events_free(struct reader *r)
-{
-	size_t i;
-
-	for (i = 0; i < r->num_events; i++)
-		g_free(r->events[i].name);
-	free(r->events);
-	r->events = NULL;
-	r->num_events = r->events_cap = 0;
-}
-
 static int begin_sample(struct reader *r, bool header)
 {
 	if (end_sample(r) < 0)
@@ -743,7 +709,7 @@ static int begin_sample(struct reader *r, bool header)
 	r->sample_has_period = false;
 	r->sample_has_pid = false;
 	if (!header)
-		r->sample_event = find_event(r, NULL, 0);
+		r->sample_event = cprof_perf_find_event(r, NULL, 0);
 	return 0;
 }
 
@@ -840,7 +806,7 @@ static int parse_header(const char *line, size_t len, struct header *h)
 
 /* The event's name without perf's modifiers: "cpu-clock:ppp" is
  * "cpu-clock", "sched:sched_switch" stays. */
-static size_t event_name_len(const char *event, size_t len)
+size_t cprof_perf_event_name_len(const char *event, size_t len)
 {
 	const char *colon = NULL;
 	size_t i;
@@ -951,7 +917,7 @@ static int take_header(struct reader *r, const char *line, const struct header *
 	if (begin_sample(r, true) < 0)
 		return -1;
 	if (index == UINT32_MAX) {
-		index = find_event(r, h->event, event_name_len(h->event, h->event_len));
+		index = cprof_perf_find_event(r, h->event, cprof_perf_event_name_len(h->event, h->event_len));
 		keep_header(r, line, h, index);
 	}
 	r->sample_event = index;
@@ -1111,166 +1077,6 @@ static int take_line(struct reader *r, const char *line, size_t len)
 				   "sample");
 }
 
-/* The unit of an event's period: time for the clock events. */
-static const char *period_unit(const char *event)
-{
-	if (strcmp(event, "cpu-clock") == 0 || strcmp(event, "task-clock") == 0)
-		return "nanoseconds";
-	return "count";
-}
-
-/* The sample types of a text: with one event (or none), its samples
- * and, when every sample has one, its periods summed; with several,
- * each event's periods summed (its samples, where one lacks a period).
- * types[i]/units[i] are events[choice[i].event]'s. */
-struct types {
-	size_t n;
-	const char **types, **units;
-	char **names;          /* the events' names, sanitized */
-	struct choice {
-		uint32_t event;
-		bool periods;
-	} *choice;
-};
-
-static void types_make(const struct reader *r, struct types *t)
-{
-	size_t i;
-
-	t->n = 0;
-	t->types = cprof_xcalloc(r->num_events + 2, sizeof(*t->types));
-	t->units = cprof_xcalloc(r->num_events + 2, sizeof(*t->units));
-	t->choice = cprof_xcalloc(r->num_events + 2, sizeof(*t->choice));
-	t->names = cprof_xcalloc(r->num_events + 1, sizeof(*t->names));
-	for (i = 0; i < r->num_events; i++)
-		if (r->events[i].name)
-			t->names[i] = cprof_utf8_sanitize(r->events[i].name, r->events[i].name_len,
-							  &(bool){ false });
-	if (r->num_events > 1) {
-		for (i = 0; i < r->num_events; i++) {
-			t->types[t->n] = t->names[i];
-			t->units[t->n] = r->events[i].all_periods ? period_unit(t->names[i]) : "count";
-			t->choice[t->n++] = (struct choice){ (uint32_t)i, r->events[i].all_periods };
-		}
-		return;
-	}
-	t->types[t->n] = "samples";
-	t->units[t->n] = "count";
-	t->choice[t->n++] = (struct choice){ 0, false };
-	if (r->num_events == 1 && t->names[0] && r->events[0].samples > 0 &&
-	    r->events[0].all_periods) {
-		t->types[t->n] = t->names[0];
-		t->units[t->n] = period_unit(t->names[0]);
-		t->choice[t->n++] = (struct choice){ 0, true };
-	}
-}
-
-static void types_free(const struct reader *r, struct types *t)
-{
-	size_t i;
-
-	for (i = 0; i < r->num_events; i++)
-		free(t->names[i]);
-	free(t->names);
-	free(t->types);
-	free(t->units);
-	free(t->choice);
-}
-
-/* Which of the types `request` (--sample-index) names: an event as
- * perf prints it, its modifiers ("cycles:u") left off if need be. */
-static int pick_type(struct reader *r, const struct types *t, const char *request)
-{
-	char *bare;
-	size_t i;
-	int pick;
-
-	if (!request)
-		return 0;
-	for (i = 0; i < t->n; i++)
-		if (strcmp(t->types[i], request) == 0)
-			return (int)i;
-	bare = g_strndup(request, event_name_len(request, strlen(request)));
-	pick = cprof_sample_index_pick(t->types, t->units, t->n, NULL, bare, r->err);
-	if (pick < 0)      /* the error names the request as given */
-		pick = cprof_sample_index_pick(t->types, t->units, t->n, NULL, request, r->err);
-	g_free(bare);
-	return pick;
-}
-
-/* Notes which event the counts are when the text has several. */
-static void note_events(const struct types *t, struct cprof_profile *profile)
-{
-	GString *text = g_string_new(NULL);
-	size_t i;
-
-	g_string_printf(text, "samples of %zu events: %s (read)", t->n, t->types[0]);
-	for (i = 1; i < t->n; i++)
-		g_string_append_printf(text, ", %s", t->types[i]);
-	g_string_append(text, "; --sample-index=EVENT reads another");
-	cprof_ptrs_add(&profile->notes, cprof_xstrdup(text->str));
-	g_string_free(text, TRUE);
-}
-
-/* Keeps the stacks of the sample type `c`, counting its samples or
- * periods. */
-static void keep_type(struct cprof_perf *perf, struct choice c, bool all_events)
-{
-	size_t i, kept = 0;
-
-	for (i = 0; i < perf->stacks.len; i++) {
-		struct stack *s = perf->stacks.items[i];
-
-		if (!all_events && s->event != c.event)
-			continue;
-		if (c.periods)
-			s->samples = s->period;
-		s->id = (uint32_t)kept;
-		perf->stacks.items[kept++] = s;
-	}
-	perf->stacks.len = kept;
-}
-
-/* Picks the sample type and fills the profile's counts and its list of
- * sample types. */
-static int finish(struct reader *r, struct cprof_profile *profile, const char *sample_index)
-{
-	struct types t;
-	const struct event *e;
-	struct choice c;
-	size_t i;
-	int pick;
-
-	types_make(r, &t);
-	pick = pick_type(r, &t, sample_index);
-	if (pick < 0) {
-		types_free(r, &t);
-		return -1;
-	}
-	c = t.choice[pick];
-	e = r->num_events ? &r->events[c.event] : NULL;
-	profile->total = !e ? 0 : c.periods ? e->period_sum : e->samples;
-	if (strcmp(t.types[pick], "samples") != 0)
-		profile->sample_type = g_strdup_printf("%s/%s", t.types[pick], t.units[pick]);
-	keep_type(r->perf, c, r->num_events <= 1);
-	if (e && e->name && e->samples > 0 && e->all_periods && e->same_period &&
-	    strcmp(period_unit(t.names[c.event]), "nanoseconds") == 0 && e->first_period >= 1000) {
-		profile->has_period = true;
-		profile->period_us = e->first_period / 1000 + (e->first_period % 1000 >= 500);
-	}
-	for (i = 0; i < t.n; i++) {
-		char *type = g_strdup_printf("%s/%s", t.types[i], t.units[i]);
-
-		cprof_ptrs_add(&profile->sample_types, cprof_xstrdup(type));
-		g_free(type);
-	}
-	if (r->num_events > 1 && !sample_index)
-		note_events(&t, profile);
-	cprof_perf_key_unnamed(r->perf, profile);
-	types_free(r, &t);
-	return 0;
-}
-
 /* Parses the lines of text[0, len) (the last may lack its newline) with
  * `r`, as if read one by one: each counted, a NUL byte refused. */
 int cprof_perf_parse_lines(struct reader *r, const char *text, size_t len)
@@ -1374,7 +1180,7 @@ static void block_forget(struct block *b)
 	cprof_perf_free(b->r.perf);
 	b->r.perf = cprof_xcalloc(1, sizeof(*b->r.perf));
 	cprof_perf_init(b->r.perf);
-	events_free(&b->r);
+	cprof_perf_events_free(&b->r);
 	b->r.last.valid = false;
 	b->merged_frames = b->merged_stacks = b->merged_mmaps = 0;
 }
@@ -1477,7 +1283,7 @@ static void block_end(struct block *b)
 	free(b->r.key);
 	free(b->r.chain);
 	free(b->r.held.chain);
-	events_free(&b->r);
+	cprof_perf_events_free(&b->r);
 	free(b->r.last.prefix);
 	free(b->r.last.event);
 	free(b->r.dropped_text);
@@ -1530,7 +1336,7 @@ static void merge_tables(struct reader *r, struct block *b)
 	b->merged_frames = from->num_frames;
 	b->event_map = cprof_xrealloc(b->event_map, (b->r.num_events + 1) * sizeof(*b->event_map));
 	for (i = 0; i < b->r.num_events; i++)
-		b->event_map[i] = find_event(r, b->r.events[i].name, b->r.events[i].name_len);
+		b->event_map[i] = cprof_perf_find_event(r, b->r.events[i].name, b->r.events[i].name_len);
 	b->stack_map = cprof_xrealloc(b->stack_map, (from->stacks.len + 1) * sizeof(*b->stack_map));
 	for (i = b->merged_stacks; i < from->stacks.len; i++) {
 		const struct stack *s = from->stacks.items[i];
@@ -1692,23 +1498,6 @@ static int read_lines(struct reader *r, struct cprof_input *in)
 	return status;
 }
 
-/* Notes the lines dropped from samples, the first named. */
-static void note_dropped(const struct reader *r, struct cprof_profile *profile)
-{
-	char where[64], *text;
-
-	if (r->child)
-		snprintf(where, sizeof(where), "line %llu of perf script's output", r->dropped_line);
-	else
-		snprintf(where, sizeof(where), "%llu", r->dropped_line);
-	text = g_strdup_printf("%s: \"%s\": %" PRIu64 " line%s inside samples that %s no frame "
-			       "(\"IP SYM (DSO)\"), source line nor header: dropped", where,
-			       r->dropped_text, r->dropped, r->dropped == 1 ? "" : "s",
-			       r->dropped == 1 ? "is" : "are");
-	cprof_ptrs_add(&profile->notes, cprof_xstrdup(text));
-	g_free(text);
-}
-
 int cprof_perf_read_text(struct cprof_input *in, struct cprof_profile *profile,
 		     const struct cprof_read_options *options, bool child, struct cprof_error *err)
 {
@@ -1732,16 +1521,16 @@ int cprof_perf_read_text(struct cprof_input *in, struct cprof_profile *profile,
 	if (status == 0 && r.samples == 0 && !child)
 		status = cprof_perf_fail(&r, r.line_no, "no samples in perf script's text");
 	if (status == 0)
-		status = finish(&r, profile, sample_index);
+		status = cprof_perf_finish(&r, profile, sample_index);
 	if (status == 0 && r.dropped)
-		note_dropped(&r, profile);
+		cprof_perf_note_dropped(&r, profile);
 	free(r.key);
 	free(r.last.prefix);
 	free(r.last.event);
 	free(r.dropped_text);
 	free(r.chain);
 	free(r.held.chain);
-	events_free(&r);
+	cprof_perf_events_free(&r);
 	return status;
 }
 
