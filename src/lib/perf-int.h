@@ -266,6 +266,19 @@ int cprof_perf_finish(struct reader *r, struct cprof_profile *profile, const cha
 /* Notes in `profile` the lines dropped from samples, the first named. */
 void cprof_perf_note_dropped(const struct reader *r, struct cprof_profile *profile);
 
+/* perf-blocks.c: the block threads. */
+
+/* Records a sample of stack `s` (its header on line `line` of block
+ * `b`), counted when the block is merged. */
+void cprof_perf_record_sample(struct block *b, const struct stack *s, bool has_period,
+			      uint64_t period, unsigned long long line);
+
+/* Reads the text of `in` through to its end with `r`, all its whole
+ * lines buffered at a time, every other block of them in a thread of its
+ * own; an error of reading comes after the whole lines before it.
+ * Returns 0, or -1 with r->err set. */
+int cprof_perf_read_lines(struct reader *r, struct cprof_input *in);
+
 /* perf-keys.c */
 
 /* Keys each unnamed PC ("[unknown]@[PID:]ADDR") by its DSO's name and
