@@ -58,7 +58,7 @@ struct block {
 };
 
 void cprof_perf_record_sample(struct block *b, const struct stack *s, bool has_period,
-			  uint64_t period, unsigned long long line)
+			      uint64_t period, unsigned long long line)
 {
 	if (b->num_recs == b->recs_cap) {
 		b->recs_cap = b->recs_cap ? 2 * b->recs_cap : 4096;
@@ -226,8 +226,8 @@ static void merge_tables(struct reader *r, struct block *b)
 	for (i = b->merged_frames; i < from->num_frames; i++) {
 		const struct frame *f = from->frames[i];
 
-		b->frame_ids[i] = cprof_perf_intern_frame(r->perf, f->hash, f->key, f->key_len, f->sym_len,
-					       f->dso_len, f->srcline != NULL);
+		b->frame_ids[i] = cprof_perf_intern_frame(r->perf, f->hash, f->key, f->key_len,
+							  f->sym_len, f->dso_len, f->srcline != NULL);
 	}
 	b->merged_frames = from->num_frames;
 	b->event_map = cprof_xrealloc(b->event_map, (b->r.num_events + 1) * sizeof(*b->event_map));
@@ -245,7 +245,8 @@ static void merge_tables(struct reader *r, struct block *b)
 			r->chain[j] = b->frame_ids[s->frames[j]];
 		event = b->event_map[s->event];
 		b->stack_map[i] = cprof_perf_intern_stack(r->perf, r->chain, s->depth, event,
-					       cprof_perf_stack_hash(r->chain, s->depth, event));
+							  cprof_perf_stack_hash(r->chain, s->depth,
+										event));
 	}
 	b->merged_stacks = from->stacks.len;
 	for (i = b->merged_mmaps; from->mmaps && i < from->mmaps->len; i++) {
@@ -276,8 +277,8 @@ static int merge_block(struct reader *r, struct block *b)
 	for (i = 0; i < b->num_recs && status == 0; i++) {
 		const struct sample_rec *rec = &b->recs[i];
 
-		status = cprof_perf_count_sample(r, b->stack_map[rec->stack], rec->has_period, rec->period,
-				      r->line_no + rec->line);
+		status = cprof_perf_count_sample(r, b->stack_map[rec->stack], rec->has_period,
+						 rec->period, r->line_no + rec->line);
 	}
 	if (status < 0)
 		return -1;

@@ -245,6 +245,48 @@ int cprof_perf_read_text(struct cprof_input *in, struct cprof_profile *profile,
 
 /* perf-lines.c: the recognizers of perf script's lines. */
 
+/* sym_less_off, the digits counted byte by byte. */
+bool cprof_perf_take_sym(const char *p, const char *end, struct frame_text *out);
+
+/* Splits "SYM[+0xOFF][ (DSO)]" of text[p, end) (the IP and the blanks
+ * after it skipped); an empty SYM before a DSO is "[unknown]", as perf
+ * prints an unnamed PC.  False when there is no symbol. */
+bool cprof_perf_parse_sym_dso(const char *p, const char *end, struct frame_text *out);
+
+/* Splits "[IP ]SYM[+0xOFF][ (DSO)]" of p[0, len) (leading blanks
+ * skipped); the IP is required unless `ip_optional`, and a frame without
+ * one needs its DSO (perf script -F sym,dso).  False when the text is
+ * not a frame. */
+bool cprof_perf_parse_frame(const char *p, size_t len, bool ip_optional, struct frame_text *out);
+
+/* Finds the event token of a header line ("NAME:" that is not the
+ * time), the period before it and the text after it into *h: HEADER_SAMPLE,
+ * HEADER_RECORD (a PERF_RECORD_ line) or HEADER_NONE. */
+int cprof_perf_parse_header(const char *line, size_t len, struct header *h);
+
+/* Keeps in r->last what cprof_perf_same_header needs of header `h` of
+ * line[0, len), read whole, which names event `index`. */
+void cprof_perf_keep_header(struct reader *r, const char *line, const struct header *h,
+			    uint32_t index);
+
+/* cprof_perf_parse_header of a line that begins as the last header read
+ * whole did (its text before its time) and names its event, read without
+ * tokenizing the rest; false (the line to be read whole) otherwise. */
+bool cprof_perf_same_header(const struct reader *r, const char *line, size_t len,
+			    struct header *h);
+
+/* True when s[0, len) (its indent skipped) is what `perf script -F
+ * +srcline` prints: "FILE:LINE", "??:0", "[kernel.kallsyms][ADDR]". */
+bool cprof_perf_is_srcline(const char *s, size_t len);
+
+/* True when some token of line[0, len) is perf's time field. */
+bool cprof_perf_has_time(const char *line, size_t len);
+
+/* Keeps in perf->mmaps the mapping a "PERF_RECORD_MMAP[2] PID/TID:
+ * [0xSTART(0xLEN) @ PGOFF ...]: PROT PATH" line prints; another record,
+ * or a line not so, is passed over. */
+void cprof_perf_take_mmap(struct cprof_perf *perf, const char *line, size_t len);
+
 /* The length of an event's name without perf's modifiers: "cpu-clock:ppp"
  * is "cpu-clock", "sched:sched_switch" stays. */
 size_t cprof_perf_event_name_len(const char *event, size_t len);

@@ -190,3 +190,25 @@ int cprof_perf_to_dist(const struct cprof_profile *profile,
 	g_hash_table_destroy(interned);
 	return 0;
 }
+
+void cprof_perf_free(struct cprof_perf *perf)
+{
+	size_t i;
+
+	if (!perf)
+		return;
+	cprof_arena_free(&perf->arena);
+	cprof_arena_free(&perf->stack_arena);
+	free(perf->frames);
+	cprof_pages_free(perf->frame_slots, (perf->frame_mask + 1) * sizeof(*perf->frame_slots));
+	cprof_pages_free(perf->stack_slots, (perf->stack_mask + 1) * sizeof(*perf->stack_slots));
+	cprof_ptrs_clear(&perf->stacks, NULL);
+	for (i = 0; perf->mmaps && i < perf->mmaps->len; i++)
+		g_free(g_array_index(perf->mmaps, struct mmap, i).path);
+	if (perf->mmaps)
+		g_array_free(perf->mmaps, TRUE);
+	for (i = 0; perf->aliases && i < perf->num_frames; i++)
+		g_free(perf->aliases[i]);
+	free(perf->aliases);
+	free(perf);
+}

@@ -1,6 +1,11 @@
 /* perfscript.c: the text of `perf script`, streamed line by line into
  * distinct stacks of interned frames (memory grows with those, never with
- * the text's size), and perf.data read through a `perf script` child.
+ * the text's size): the line parser and its tables.  Its hot path
+ * (parse_lines, perf_frame_line, push_frame, find_frame, same_text) is
+ * in this one file, so that it inlines.  perf-lines.c recognizes the
+ * other lines, perf-blocks.c parses blocks in threads, perf-types.c makes
+ * the events sample types, perf-keys.c keys, perf-data.c reads perf.data
+ * (perf-int.h: what they share).
  *
  * A sample is a header line (comm, tid, time, period, "EVENT:", and
  * without call chains the ip, sym and dso on the same line), then with
@@ -9,47 +14,23 @@
  * With `-F ip,sym` there is no header: a sample is its frames alone. */
 #include "config.h"
 
-#include <errno.h>
-#include <stdarg.h>
 #include <inttypes.h>
-#include <math.h>
-#include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include <glib.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
 
 #include "base/arena.h"
-#include "dist.h"
 #include "base/hash.h"
 #include "base/input.h"
-#include "keys.h"
-#include "perfscript.h"
-#include "profile.h"
 #include "base/util.h"
 #include "perf-int.h"
-
-/* The hexadecimal digits, by byte: a frame line's address and offset. */
-const bool cprof_perf_hex_digit[256] = {
-	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
-	['8'] = 1, ['9'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1,
-	['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1,
-};
-
-static bool all_digits(const char *s, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (!is_digit(s[i]))
-			return false;
-	return len > 0;
-}
+#include "perfscript.h"
+#include "profile.h"
 
 static int settle(struct reader *r);
 
@@ -67,105 +48,6 @@ int cprof_perf_fail(struct reader *r, unsigned long long line, const char *fmt, 
 		return cprof_error_set(r->err, "line %llu of perf script's output: %s", line, what);
 	r->err->line = line;
 	return cprof_error_set(r->err, "%s", what);
-}
-
-/* sym_less_off, the digits counted byte by byte. */
-static bool take_sym(const char *p, const char *end, struct frame_text *out)
-{
-	size_t digits = 0;
-
-	while (digits < (size_t)(end - p) && is_hex(end[-1 - (ptrdiff_t)digits]))
-		digits++;
-	return sym_less_off(p, end, digits, out);
-}
-
-/* True when text[0, len), what stands in a frame's last parentheses,
- * is a DSO as perf prints one that is no absolute path and no "[...]":
- * "inlined", a relative path, a BPF program's name: one word. */
-static bool bare_dso(const char *text, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (text[i] == ' ' || text[i] == '\t' || text[i] == '(' || text[i] == ')')
-			return false;
-	return len > 0;
-}
-
-/* The start of the " (DSO)" group ending at end[-1] (a ')'): the last
- * "(" after a blank whose text begins "/" or "[", else the last "("
- * after a blank (or first in the text) whose text is bare_dso; NULL when
- * none is a DSO. */
-static const char *dso_open(const char *p, const char *end)
-{
-	const char *open = memrchr(p, '(', (size_t)(end - p)), *last = NULL;
-
-	for (; open; open = open > p ? memrchr(p, '(', (size_t)(open - p)) : NULL) {
-		if (open > p && open[-1] != ' ')
-			continue;
-		if (!last)
-			last = open;
-		if (open + 1 < end - 1 && (open[1] == '/' || open[1] == '['))
-			return open;
-	}
-	if (last && bare_dso(last + 1, (size_t)(end - 1 - (last + 1))))
-		return last;
-	return NULL;
-}
-
-/* Splits "SYM[+0xOFF][ (DSO)]" of text[0, end) (the IP and the blanks
- * after it skipped); an empty SYM before a DSO is "[unknown]", as perf
- * prints an unnamed PC.  False when there is no symbol. */
-static bool parse_sym_dso(const char *p, const char *end, struct frame_text *out)
-{
-	const char *open;
-
-	while (p < end && *p == ' ')
-		p++;
-	while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
-		end--;
-	if (p == end)
-		return false;
-	out->padded = false;
-	out->dso = "";
-	out->dso_len = 0;
-	if (end[-1] == ')' && (open = dso_open(p, end))) {
-		out->dso = open + 1;
-		out->dso_len = (size_t)(end - 1 - out->dso);
-		if (open == p) {
-			out->sym = "[unknown]";
-			out->sym_len = 9;
-			return true;
-		}
-		end = open - 1;
-	}
-	return take_sym(p, end, out);
-}
-
-/* Splits "[IP ]SYM[+0xOFF][ (DSO)]" (leading blanks skipped); the IP is
- * required unless `ip_optional`, and a frame without one needs its DSO
- * (perf script -F sym,dso).  False when the text is not a frame. */
-static bool parse_frame(const char *p, size_t len, bool ip_optional, struct frame_text *out)
-{
-	const char *end = p + len, *s;
-
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	out->ip = NULL;
-	out->ip_len = 0;
-	for (s = p; s < end && is_hex(*s); s++)
-		;
-	if (s > p && s < end && *s == ' ') {
-		out->ip = p;
-		out->ip_len = (size_t)(s - p);
-		p = s;
-	} else if (!ip_optional)
-		return false;
-	else if (s > p && s == end)
-		return false;  /* an address alone: a line cut short */
-	else
-		return parse_sym_dso(p, end, out) && out->dso_len > 0;
-	return parse_sym_dso(p, end, out);
 }
 
 #ifdef __SSE2__
@@ -229,7 +111,7 @@ static bool take_symoff(const char *sym, const char *end, struct frame_text *out
 	if (end - 16 < sym)    /* bytes before the symbol are not its digits */
 		hex &= ~0u << (sym - (end - 16));
 	if (hex == 0xffff)
-		return take_sym(sym, end, out);
+		return cprof_perf_take_sym(sym, end, out);
 	/* the run of ones ending at bit 15 */
 	return sym_less_off(sym, end, (size_t)__builtin_clz(~hex << 16), out);
 }
@@ -318,9 +200,8 @@ static void frames_grow(struct cprof_perf *perf)
 	cprof_pages_free(old, old_cap * sizeof(*old));
 }
 
-/* The id of the frame whose key is key[0, len), added when new. */
-uint32_t cprof_perf_intern_frame(struct cprof_perf *perf, uint64_t hash, const char *key, size_t len,
-			     size_t sym_len, size_t dso_len, bool has_srcline)
+uint32_t cprof_perf_intern_frame(struct cprof_perf *perf, uint64_t hash, const char *key,
+				 size_t len, size_t sym_len, size_t dso_len, bool has_srcline)
 {
 	struct frame_slot *slot;
 	struct frame *f;
@@ -444,7 +325,8 @@ static uint32_t with_dso(struct reader *r, uint32_t id, const char *dso, size_t 
 	memcpy(r->key + f->sym_len + 1, dso, dso_len);
 	r->key[f->sym_len + 1 + dso_len] = '\0';
 	memcpy(r->key + f->sym_len + 1 + dso_len + 1, f->srcline, line_len + 1);
-	return cprof_perf_intern_frame(r->perf, cprof_hash(r->key, len), r->key, len, f->sym_len, dso_len, true);
+	return cprof_perf_intern_frame(r->perf, cprof_hash(r->key, len), r->key, len, f->sym_len,
+				       dso_len, true);
 }
 
 static bool is_inlined(const struct frame_text *t)
@@ -543,8 +425,8 @@ static int attach_srcline(struct reader *r, const char *s, size_t len)
 	memcpy(r->key, f->key, sym_len + 1 + dso_len + 1);
 	memcpy(r->key + sym_len + 1 + dso_len + 1, s, len);
 	r->key[key_len - 1] = '\0';
-	r->chain[r->depth - 1] = cprof_perf_intern_frame(r->perf, cprof_hash(r->key, key_len), r->key, key_len,
-					      sym_len, dso_len, true);
+	r->chain[r->depth - 1] = cprof_perf_intern_frame(r->perf, cprof_hash(r->key, key_len), r->key,
+							 key_len, sym_len, dso_len, true);
 	return 0;
 }
 
@@ -566,16 +448,13 @@ static void stacks_grow(struct cprof_perf *perf)
 	cprof_pages_free(old, old_cap * sizeof(*old));
 }
 
-/* The hash of chain[0, depth) of event `event`. */
 uint64_t cprof_perf_stack_hash(const uint32_t *chain, size_t depth, uint32_t event)
 {
 	return cprof_hash(chain, depth * sizeof(uint32_t)) ^ (event * UINT64_C(0x9E3779B97F4A7C15));
 }
 
-/* The entry of the chain[0, depth) of event `event` whose stack_hash is
- * `hash`, added when new. */
-struct stack *cprof_perf_intern_stack(struct cprof_perf *perf, const uint32_t *chain, size_t depth,
-				  uint32_t event, uint64_t hash)
+struct stack *cprof_perf_intern_stack(struct cprof_perf *perf, const uint32_t *chain,
+				      size_t depth, uint32_t event, uint64_t hash)
 {
 	size_t bytes = depth * sizeof(uint32_t), j;
 	struct stack *s;
@@ -599,9 +478,8 @@ struct stack *cprof_perf_intern_stack(struct cprof_perf *perf, const uint32_t *c
 	return s;
 }
 
-/* Counts one sample of stack `s` (its header on line `line`). */
 int cprof_perf_count_sample(struct reader *r, struct stack *s, bool has_period, uint64_t period,
-			unsigned long long line)
+			    unsigned long long line)
 {
 	struct event *e = &r->events[s->event];
 
@@ -666,11 +544,11 @@ static int end_sample(struct reader *r)
 		return 0;
 	r->open = false;
 	if (r->depth == 0 && r->sample_dropped)
-		return cprof_perf_fail(r, r->sample_line, "a sample without frames: no line after its header is "
-					       "\"IP SYM (DSO)\"");
+		return cprof_perf_fail(r, r->sample_line, "a sample without frames: no line after "
+							  "its header is \"IP SYM (DSO)\"");
 	if (r->depth == 0)
-		return cprof_perf_fail(r, r->sample_line, "a sample header without frames after it (perf script "
-					       "-F needs ip and sym)");
+		return cprof_perf_fail(r, r->sample_line, "a sample header without frames after it "
+							  "(perf script -F needs ip and sym)");
 	if (settle(r) < 0)
 		return -1;
 	h->chain = r->chain;
@@ -694,9 +572,10 @@ static int begin_sample(struct reader *r, bool header)
 	if (end_sample(r) < 0)
 		return -1;
 	if (r->headers >= 0 && r->headers != (int)header)
-		return cprof_perf_fail(r, r->line_no, header ? "a sample header after samples without one"
-						  : "a sample without a header line (its event) "
-						    "after samples with one");
+		return cprof_perf_fail(r, r->line_no,
+				       header ? "a sample header after samples without one"
+					      : "a sample without a header line (its event) "
+						"after samples with one");
 	r->headers = header;
 	r->open = true;
 	r->depth = 0;
@@ -710,201 +589,6 @@ static int begin_sample(struct reader *r, bool header)
 	return 0;
 }
 
-/* True when a token is perf's time field, "SECONDS.MICROS:". */
-static bool is_time(const char *t, size_t len)
-{
-	size_t dot;
-
-	if (len < 4 || t[len - 1] != ':')
-		return false;
-	for (dot = 0; dot < len - 1 && is_digit(t[dot]); dot++)
-		;
-	return dot > 0 && dot < len - 2 && t[dot] == '.' && all_digits(t + dot + 1, len - 2 - dot);
-}
-
-/* True when a token may be the tid, "pid/tid" or "[cpu]" before a period. */
-static bool before_period(const char *t, size_t len)
-{
-	const char *slash = memchr(t, '/', len);
-
-	if (len >= 3 && t[0] == '[' && t[len - 1] == ']')
-		return all_digits(t + 1, len - 2);
-	if (slash)
-		return all_digits(t, (size_t)(slash - t)) &&
-		       all_digits(slash + 1, len - (size_t)(slash - t) - 1);
-	return all_digits(t, len);
-}
-
-/* The pid of token t[0, len), "PID/TID" or "TID" (a process's first
- * thread's is its pid), into *pid; false when it is neither. */
-static bool token_pid(const char *t, size_t len, uint64_t *pid)
-{
-	const char *slash = memchr(t, '/', len);
-	size_t n = slash ? (size_t)(slash - t) : len;
-	char digits[24];
-
-	if (!before_period(t, len) || t[0] == '[' || n == 0 || n >= sizeof(digits))
-		return false;
-	memcpy(digits, t, n);
-	digits[n] = '\0';
-	return cprof_parse_u64(digits, pid);
-}
-
-/* Finds the event token of a header line ("NAME:" that is not the
- * time), the period before it and the text after it. */
-static int parse_header(const char *line, size_t len, struct header *h)
-{
-	const char *end = line + len, *p = line, *tok[3] = { NULL }, *t;
-	size_t tok_len[3] = { 0 }, n;
-
-	h->has_pid = false;
-	h->time_at = NULL;
-	for (;;) {
-		while (p < end && (*p == ' ' || *p == '\t'))
-			p++;
-		if (p == end)
-			return HEADER_NONE;
-		for (t = p; p < end && *p != ' ' && *p != '\t'; p++)
-			;
-		n = (size_t)(p - t);
-		if (n > 12 && memcmp(t, "PERF_RECORD_", 12) == 0)
-			return HEADER_RECORD;
-		if (n > 1 && t[n - 1] == ':' && !is_time(t, n))
-			break;
-		if (is_time(t, n)) {
-			h->time_at = t;
-			if (tok[2])    /* "PID/TID [CPU] TIME:" */
-				h->has_pid = tok[2][0] == '[' ?
-						     tok[1] && token_pid(tok[1], tok_len[1], &h->pid) :
-						     token_pid(tok[2], tok_len[2], &h->pid);
-		}
-		tok[0] = tok[1], tok_len[0] = tok_len[1];
-		tok[1] = tok[2], tok_len[1] = tok_len[2];
-		tok[2] = t, tok_len[2] = n;
-	}
-	h->event = t;
-	h->event_len = n - 1;
-	h->rest = p;
-	h->rest_len = (size_t)(end - p);
-	h->has_period = false;
-	h->timed = (tok[2] && is_time(tok[2], tok_len[2])) || (tok[1] && is_time(tok[1], tok_len[1]));
-	if (tok[2] && all_digits(tok[2], tok_len[2]) && tok[1] &&
-	    (is_time(tok[1], tok_len[1]) || (tok[0] && before_period(tok[1], tok_len[1])))) {
-		char digits[24];
-
-		if (tok_len[2] >= sizeof(digits))
-			return HEADER_NONE;
-		memcpy(digits, tok[2], tok_len[2]);
-		digits[tok_len[2]] = '\0';
-		h->has_period = cprof_parse_u64(digits, &h->period);
-	}
-	return HEADER_SAMPLE;
-}
-
-/* The event's name without perf's modifiers: "cpu-clock:ppp" is
- * "cpu-clock", "sched:sched_switch" stays. */
-size_t cprof_perf_event_name_len(const char *event, size_t len)
-{
-	const char *colon = NULL;
-	size_t i;
-
-	for (i = len; i > 0; i--)
-		if (event[i - 1] == ':') {
-			colon = event + i - 1;
-			break;
-		}
-	if (!colon || colon == event)
-		return len;
-	for (i = (size_t)(colon - event) + 1; i < len; i++)
-		if (!strchr("ukhGHpPSDIWe", event[i]))
-			return len;
-	return (size_t)(colon - event);
-}
-
-/* Keeps what same_header needs of header `h` of line[0, len), read
- * whole, which names event `index`. */
-static void keep_header(struct reader *r, const char *line, const struct header *h, uint32_t index)
-{
-	struct last_header *l = &r->last;
-	size_t prefix_len = (size_t)(h->time_at - line);
-
-	l->valid = false;
-	if (!h->time_at || h->event < h->time_at)
-		return;
-	if (l->prefix_cap < prefix_len + 1) {
-		l->prefix_cap = 2 * prefix_len + 16;
-		l->prefix = cprof_xrealloc(l->prefix, l->prefix_cap);
-	}
-	if (l->event_cap < h->event_len + 1) {
-		l->event_cap = 2 * h->event_len + 16;
-		l->event = cprof_xrealloc(l->event, l->event_cap);
-	}
-	memcpy(l->prefix, line, prefix_len);
-	l->prefix_len = prefix_len;
-	memcpy(l->event, h->event, h->event_len + 1);
-	l->event_len = h->event_len + 1;
-	l->event_index = index;
-	l->has_pid = h->has_pid;
-	l->pid = h->pid;
-	l->valid = true;
-}
-
-/* The digits at *p (fewer than `max`), their end into *p; 0 digits: none. */
-static size_t skip_digits(const char **p, const char *end)
-{
-	const char *s = *p;
-
-	while (*p < end && is_digit(**p))
-		(*p)++;
-	return (size_t)(*p - s);
-}
-
-/* parse_header of a line that begins as the last header read whole did
- * (its command, pid and tid: its text before its time) and names its
- * event: the time, the period and the event read without tokenizing the
- * rest, as parse_header reads them.  False (the line to be read whole)
- * otherwise. */
-static bool same_header(const struct reader *r, const char *line, size_t len, struct header *h)
-{
-	const struct last_header *l = &r->last;
-	const char *p = line + l->prefix_len, *end = line + len, *digits;
-	size_t n;
-
-	if (!l->valid || len <= l->prefix_len + l->event_len || memcmp(line, l->prefix, l->prefix_len))
-		return false;
-	if (skip_digits(&p, end) == 0 || p == end || *p++ != '.' || skip_digits(&p, end) == 0 ||
-	    p == end || *p++ != ':' || p == end || (*p != ' ' && *p != '\t'))
-		return false;
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	h->has_period = false;
-	digits = p;
-	n = skip_digits(&p, end);
-	if (n > 0 && p < end && (*p == ' ' || *p == '\t')) {
-		if (n > 19)
-			return false;
-		h->has_period = true;
-		for (h->period = 0; digits < p; digits++)
-			h->period = 10 * h->period + (uint64_t)(*digits - '0');
-		while (p < end && (*p == ' ' || *p == '\t'))
-			p++;
-	} else {
-		p = digits;
-	}
-	if ((size_t)(end - p) < l->event_len || memcmp(p, l->event, l->event_len) != 0 ||
-	    (p + l->event_len < end && p[l->event_len] != ' ' && p[l->event_len] != '\t'))
-		return false;
-	h->event = p;
-	h->event_len = l->event_len - 1;
-	h->rest = p + l->event_len;
-	h->rest_len = (size_t)(end - h->rest);
-	h->timed = true;
-	h->has_pid = l->has_pid;
-	h->pid = l->pid;
-	h->time_at = NULL;
-	return true;
-}
-
 /* Opens the sample of header `h`, whose line is line[0, len); `index`
  * its event's, or UINT32_MAX: found by name. */
 static int take_header(struct reader *r, const char *line, const struct header *h, uint32_t index)
@@ -915,32 +599,16 @@ static int take_header(struct reader *r, const char *line, const struct header *
 		return -1;
 	if (index == UINT32_MAX) {
 		index = cprof_perf_find_event(r, h->event, cprof_perf_event_name_len(h->event, h->event_len));
-		keep_header(r, line, h, index);
+		cprof_perf_keep_header(r, line, h, index);
 	}
 	r->sample_event = index;
 	r->sample_has_period = h->has_period;
 	r->sample_period = h->period;
 	r->sample_has_pid = h->has_pid;
 	r->sample_pid = h->pid;
-	if (parse_frame(h->rest, h->rest_len, false, &t))
+	if (cprof_perf_parse_frame(h->rest, h->rest_len, false, &t))
 		push_frame(r, &t);
 	return 0;
-}
-
-/* True when text[0, len) (its indent skipped) is what `perf script -F
- * +srcline` prints: "FILE:LINE", "??:0", "[kernel.kallsyms][ADDR]". */
-static bool is_srcline(const char *s, size_t len)
-{
-	const char *colon = memrchr(s, ':', len);
-	size_t i;
-
-	if (len > 0 && s[0] == '[')
-		return true;
-	if (!colon || memchr(s, '\t', len))
-		return false;
-	for (i = (size_t)(colon - s) + 1; i < len && is_digit(s[i]); i++)
-		;
-	return i > (size_t)(colon - s) + 1 && (i == len || s[i] == ' ');
 }
 
 /* Drops line text[0, len) of the open sample, counted for one note;
@@ -964,52 +632,6 @@ static int drop_line(struct reader *r, const char *text, size_t len)
 	return 0;
 }
 
-/* True when some token of text[0, len) is perf's time field. */
-static bool has_time(const char *line, size_t len)
-{
-	const char *end = line + len, *p = line, *t;
-
-	while (p < end) {
-		while (p < end && (*p == ' ' || *p == '\t'))
-			p++;
-		for (t = p; p < end && *p != ' ' && *p != '\t'; p++)
-			;
-		if (p > t && is_time(t, (size_t)(p - t)))
-			return true;
-	}
-	return false;
-}
-
-/* Keeps the mapping a "PERF_RECORD_MMAP[2] PID/TID: [0xSTART(0xLEN) @
- * PGOFF ...]: PROT PATH" line of perf script --show-mmap-events prints;
- * another record, or a line not so, is passed over. */
-static void take_mmap(struct cprof_perf *perf, const char *line, size_t len)
-{
-	char *text = g_strndup(line, len), *p = strstr(text, "PERF_RECORD_MMAP"), *end;
-	struct mmap m = { 0 };
-
-	if (!p || !(p = strchr(p, ' ')))
-		goto out;
-	m.pid = strtoull(p, &end, 10);
-	if (end == p || !(p = strstr(end, ": [0x")))
-		goto out;
-	m.start = strtoull(p + 3, &end, 16);
-	if (strncmp(end, "(0x", 3) != 0)
-		goto out;
-	m.len = strtoull(end + 3, &end, 16);
-	if (strncmp(end, ") @ ", 4) != 0)
-		goto out;
-	m.pgoff = strtoull(end + 4, &end, 0);
-	if (!(p = strstr(end, "]: ")) || !(p = strchr(p + 3, ' ')) || p[1] == '\0')
-		goto out;
-	m.path = g_strdup(p + 1);
-	if (!perf->mmaps)
-		perf->mmaps = g_array_new(FALSE, FALSE, sizeof(struct mmap));
-	g_array_append_val(perf->mmaps, m);
-out:
-	g_free(text);
-}
-
 /* Reads a line that is no frame indented by a tab: a header, a frame
  * indented by blanks or not at all, a source line, or a line dropped
  * from the open sample. */
@@ -1019,18 +641,18 @@ static int take_other_line(struct reader *r, const char *line, size_t len)
 	struct header h;
 	size_t i;
 
-	if (same_header(r, line, len, &h))
+	if (cprof_perf_same_header(r, line, len, &h))
 		return take_header(r, line, &h, r->last.event_index);
-	switch (parse_header(line, len, &h)) {
+	switch (cprof_perf_parse_header(line, len, &h)) {
 	case HEADER_RECORD:
-		take_mmap(r->perf, line, len);
+		cprof_perf_take_mmap(r->perf, line, len);
 		return end_sample(r);
 	case HEADER_SAMPLE:
 		return take_header(r, line, &h, UINT32_MAX);
 	default:
 		break;
 	}
-	if (parse_frame(line, len, false, &t)) {
+	if (cprof_perf_parse_frame(line, len, false, &t)) {
 		if ((!r->open || r->headers != 1) && begin_sample(r, false) < 0)
 			return -1;
 		push_frame(r, &t);
@@ -1038,15 +660,16 @@ static int take_other_line(struct reader *r, const char *line, size_t len)
 	}
 	for (i = 0; i < len && line[i] == ' '; i++)
 		;
-	if (i >= 1 && is_srcline(line + i, len - i))
+	if (i >= 1 && cprof_perf_is_srcline(line + i, len - i))
 		return attach_srcline(r, line + i, len - i);
 	if (r->open)
 		return drop_line(r, line, len);
-	if (has_time(line, len))
-		return cprof_perf_fail(r, r->line_no, "a sample header without its event (perf script -F "
-					   "needs event)");
-	return cprof_perf_fail(r, r->line_no, "not a line of perf script's output: no sample header "
-				   "(\"COMM TID TIME: PERIOD EVENT:\") nor frame (\"IP SYM (DSO)\")");
+	if (cprof_perf_has_time(line, len))
+		return cprof_perf_fail(r, r->line_no, "a sample header without its event (perf "
+						      "script -F needs event)");
+	return cprof_perf_fail(r, r->line_no, "not a line of perf script's output: no sample "
+					      "header (\"COMM TID TIME: PERIOD EVENT:\") nor frame "
+					      "(\"IP SYM (DSO)\")");
 }
 
 /* Reads one line of perf script's text. */
@@ -1055,8 +678,9 @@ static int take_line(struct reader *r, const char *line, size_t len)
 	struct frame_text t;
 
 	if (len > 0 && line[0] == '\t' &&
-	    (fixed_ip(line, len) ? (fixed_ip_text(line, &t), parse_sym_dso(line + 18, line + len, &t))
-				 : parse_frame(line, len, true, &t))) {
+	    (fixed_ip(line, len) ? (fixed_ip_text(line, &t),
+				    cprof_perf_parse_sym_dso(line + 18, line + len, &t))
+				 : cprof_perf_parse_frame(line, len, true, &t))) {
 		if (!r->open && begin_sample(r, false) < 0)
 			return -1;
 		push_frame(r, &t);
@@ -1070,12 +694,10 @@ static int take_line(struct reader *r, const char *line, size_t len)
 		return take_other_line(r, line, len);
 	if (r->open)
 		return drop_line(r, line, len);
-	return cprof_perf_fail(r, r->line_no, "a call-chain line that is not \"IP SYM (DSO)\", outside a "
-				   "sample");
+	return cprof_perf_fail(r, r->line_no, "a call-chain line that is not \"IP SYM (DSO)\", "
+					      "outside a sample");
 }
 
-/* Parses the lines of text[0, len) (the last may lack its newline) with
- * `r`, as if read one by one: each counted, a NUL byte refused. */
 int cprof_perf_parse_lines(struct reader *r, const char *text, size_t len)
 {
 	const char *p = text, *end = text + len;
@@ -1117,7 +739,8 @@ void cprof_perf_init(struct cprof_perf *perf)
 }
 
 int cprof_perf_read_text(struct cprof_input *in, struct cprof_profile *profile,
-		     const struct cprof_read_options *options, bool child, struct cprof_error *err)
+			 const struct cprof_read_options *options, bool child,
+			 struct cprof_error *err)
 {
 	const char *sample_index = options ? options->sample_index : NULL;
 	struct reader r = {
@@ -1156,84 +779,4 @@ int cprof_perfscript_read(struct cprof_input *in, struct cprof_profile *profile,
 			  const struct cprof_read_options *options, struct cprof_error *err)
 {
 	return cprof_perf_read_text(in, profile, options, false, err);
-}
-
-/* The next non-blank, non-comment line of data[*pos, len), or false. */
-static bool next_line(const unsigned char *data, size_t len, size_t *pos, const char **line,
-		      size_t *line_len)
-{
-	while (*pos < len) {
-		const char *s = (const char *)data + *pos;
-		const char *nl = memchr(s, '\n', len - *pos);
-		size_t n = nl ? (size_t)(nl - s) : len - *pos;
-
-		*pos += n + 1;
-		if (n > 0 && s[n - 1] == '\r')
-			n--;
-		if (!nl && *pos > len && n < 16)
-			return false;  /* a short last line cut by the sniff window */
-		if (cprof_blank_line(s, n) || s[0] == '#')
-			continue;
-		if (memchr(s, '\0', n))
-			return false;
-		*line = s;
-		*line_len = n;
-		return true;
-	}
-	return false;
-}
-
-bool cprof_perfscript_sniff(const unsigned char *data, size_t len)
-{
-	const char *line, *second;
-	size_t n, second_len, pos = 0;
-	struct frame_text t;
-	struct header h;
-	bool records = false;
-
-	do {   /* --show-mmap-events' records first, perhaps all the window holds */
-		if (!next_line(data, len, &pos, &line, &n))
-			return records;
-	} while (line[0] != '\t' && (records = parse_header(line, n, &h) == HEADER_RECORD));
-	if (line[0] == '\t')
-		return parse_frame(line, n, false, &t);
-	if (parse_header(line, n, &h) == HEADER_SAMPLE) {
-		if (h.timed || parse_frame(h.rest, h.rest_len, false, &t))
-			return true;
-		/* its frames on the lines after it, indented by a tab, blanks or not at all */
-		return next_line(data, len, &pos, &second, &second_len) &&
-		       (second[0] == '\t' || parse_frame(second, second_len, false, &t));
-	}
-	if (has_time(line, n))  /* a header without its event, frames after it */
-		return next_line(data, len, &pos, &second, &second_len) &&
-		       (second[0] == '\t' || parse_frame(second, second_len, false, &t));
-	/* -F ip,sym: every line "IP SYM" */
-	return parse_frame(line, n, false, &t) && line[0] == ' ';
-}
-
-bool cprof_perfdata_sniff(const unsigned char *data, size_t len)
-{
-	return len >= 8 && memcmp(data, "PERFILE2", 8) == 0;
-}
-
-void cprof_perf_free(struct cprof_perf *perf)
-{
-	size_t i;
-
-	if (!perf)
-		return;
-	cprof_arena_free(&perf->arena);
-	cprof_arena_free(&perf->stack_arena);
-	free(perf->frames);
-	cprof_pages_free(perf->frame_slots, (perf->frame_mask + 1) * sizeof(*perf->frame_slots));
-	cprof_pages_free(perf->stack_slots, (perf->stack_mask + 1) * sizeof(*perf->stack_slots));
-	cprof_ptrs_clear(&perf->stacks, NULL);
-	for (i = 0; perf->mmaps && i < perf->mmaps->len; i++)
-		g_free(g_array_index(perf->mmaps, struct mmap, i).path);
-	if (perf->mmaps)
-		g_array_free(perf->mmaps, TRUE);
-	for (i = 0; perf->aliases && i < perf->num_frames; i++)
-		g_free(perf->aliases[i]);
-	free(perf->aliases);
-	free(perf);
 }
