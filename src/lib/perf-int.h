@@ -1,8 +1,8 @@
 /* perf-int.h: what the files of the perf reader share: the frames,
  * stacks and reader of perfscript.c (the line parser), the recognizers of
  * perf-lines.c, the sample types of perf-types.c, the block threads of
- * perf-blocks.c and the keys of perf-keys.c.  Only perfscript.c and
- * perf-*.c include it. */
+ * perf-blocks.c, the keys of perf-keys.c (perf-data.c reads perf.data).
+ * Only perfscript.c and perf-*.c include it. */
 #ifndef CPROF_PERF_INT_H
 #define CPROF_PERF_INT_H
 
@@ -17,7 +17,6 @@
 #include "base/input.h"
 #include "base/ptrs.h"
 #include "base/util.h"
-#include "keys.h"
 #include "profile.h"
 
 /* One distinct frame: its symbol (offset removed), DSO and source line;
@@ -161,7 +160,7 @@ struct reader {
 	char *dropped_text;    /* and its text (sanitized, cut short) */
 };
 
-
+/* A sample's header line as cprof_perf_parse_header reads it. */
 struct header {
 	const char *event;     /* "cpu-clock:ppp" (without the final ':') */
 	size_t event_len;
@@ -175,16 +174,19 @@ struct header {
 	const char *time_at;   /* the time's token, or NULL */
 };
 
+/* What cprof_perf_parse_header found: no header, a sample's, a record's. */
 enum { HEADER_NONE, HEADER_SAMPLE, HEADER_RECORD };
 
 /* The hexadecimal digits, by byte: a frame line's address and offset. */
 extern const bool cprof_perf_hex_digit[256];
 
+/* True when c is a hexadecimal digit. */
 static inline bool is_hex(char c)
 {
 	return cprof_perf_hex_digit[(unsigned char)c];
 }
 
+/* True when c is a decimal digit. */
 static inline bool is_digit(char c)
 {
 	return c >= '0' && c <= '9';
