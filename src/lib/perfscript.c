@@ -1,6 +1,11 @@
 /* perfscript.c: the text of `perf script`, streamed line by line into
  * distinct stacks of interned frames (memory grows with those, never with
- * the text's size), and perf.data read through a `perf script` child.
+ * the text's size): the line parser and its tables.  Its hot path
+ * (parse_lines, perf_frame_line, push_frame, find_frame, same_text) is
+ * in this one file, so that it inlines.  perf-lines.c recognizes the
+ * other lines, perf-blocks.c parses blocks in threads, perf-types.c makes
+ * the events sample types, perf-keys.c keys, perf-data.c reads perf.data
+ * (perf-int.h: what they share).
  *
  * A sample is a header line (comm, tid, time, period, "EVENT:", and
  * without call chains the ip, sym and dso on the same line), then with
@@ -9,210 +14,27 @@
  * With `-F ip,sym` there is no header: a sample is its frames alone. */
 #include "config.h"
 
-#include <errno.h>
-#include <stdarg.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <math.h>
-#include <pthread.h>
-#include <signal.h>
-#include <spawn.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
-#include <glib.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
 
 #include "base/arena.h"
-#include "dist.h"
 #include "base/hash.h"
 #include "base/input.h"
-#include "keys.h"
+#include "base/util.h"
+#include "perf-int.h"
 #include "perfscript.h"
 #include "profile-core.h"
-#include "base/util.h"
-
-/* One distinct frame: its symbol (offset removed), DSO and source line;
- * what a lookup compares in its first cache line. */
-struct frame {
-	uint64_t hash;
-	uint32_t key_len;
-	uint32_t sym_len, dso_len;
-	uint32_t id;
-	const char *srcline;   /* into key, or NULL */
-	char key[];            /* sym NUL dso NUL [srcline NUL]; dso "" when the text has none */
-};
-
-static const char *frame_sym(const struct frame *f)
-{
-	return f->key;
-}
-
-static const char *frame_dso(const struct frame *f)
-{
-	return f->key + f->sym_len + 1;
-}
-
-/* A slot of the frames' table: a frame and its hash, or NULL. */
-struct frame_slot {
-	uint64_t hash;
-	struct frame *frame;
-};
-
-/* A slot of the stacks' table: a stack and its hash (a probe that
- * misses reads no stack), or NULL. */
-struct stack_slot {
-	uint64_t hash;
-	struct stack *stack;
-};
-
-/* One distinct call chain (frame ids, leaf first) and its sums. */
-struct stack {
-	uint64_t hash;
-	uint64_t samples;
-	uint64_t period;
-	uint32_t id;           /* its place in perf->stacks */
-	uint32_t depth;
-	uint32_t event;        /* its samples' event: the reader's events[event] */
-	uint32_t frames[];
-};
-
-struct cprof_perf {
-	struct cprof_arena arena;          /* the frames */
-	struct cprof_arena stack_arena;    /* the stacks: a block's, emptied with them */
-	struct frame **frames;         /* by id */
-	size_t num_frames, frames_cap;
-	struct frame_slot *frame_slots;
-	size_t frame_mask;
-	struct stack_slot *stack_slots;
-	size_t stack_mask;
-	struct cprof_ptrs stacks;      /* struct stack *, in stack_arena */
-	bool has_dso;          /* some frame named its DSO */
-	bool has_srcline;      /* the text carried source lines */
-	GArray *mmaps;         /* struct mmap: perf script --show-mmap-events' */
-	char **aliases;        /* by frame id: an unnamed PC's key, "DSO+0xOFF", or NULL */
-	bool addresses;        /* read for --by=address: every frame with an IP has an alias */
-};
-
-/* A mapping of a file into a process, as PERF_RECORD_MMAP[2] prints it. */
-struct mmap {
-	uint64_t pid, start, len, pgoff;
-	char *path;            /* g_free it */
-};
-
-/* What one frame's text holds, pointing into the line. */
-struct frame_text {
-	const char *sym, *dso;
-	size_t sym_len, dso_len;
-	bool padded;           /* the 16 bytes before sym + sym_len and dso + dso_len can be read */
-	const char *ip;        /* its address's hexadecimal digits, or NULL */
-	size_t ip_len;
-};
-
-struct block;
-
-/* The last sample ended, counted only when the next one ends (or at an
- * error, or the text's end): its stack's slot, then its stack, are
- * fetched from memory meanwhile (held_touch). */
-struct held {
-	bool valid;
-	bool touched;          /* its stack's entry was fetched */
-	bool has_period;
-	uint32_t *chain;       /* its frames: the buffer r->chain had */
-	size_t depth, cap;
-	uint64_t hash, period;
-	uint32_t event;
-	unsigned long long line;
-};
-
-/* An event of the text (as its headers name it, modifiers left off) and
- * the sums of its samples. */
-struct event {
-	char *name;            /* NULL: samples without headers */
-	size_t name_len;
-	uint64_t samples, period_sum, first_period;
-	bool all_periods, same_period;
-};
-
-struct reader {
-	struct cprof_perf *perf;
-	struct cprof_error *err;
-	struct block *block;   /* a block's reader: samples recorded, not counted */
-	bool child;            /* the text is a perf script child's output */
-	bool addresses;        /* every frame keeps its address (--by=address) */
-	unsigned long long line_no, sample_line;
-	char *key;             /* scratch: a frame's key */
-	size_t key_cap;
-	uint32_t *chain;       /* the open sample's frame ids */
-	size_t depth, chain_cap;
-	struct held held;
-	bool open;             /* a sample is open */
-	bool sample_has_period;
-	uint64_t sample_period;
-	int headers;           /* -1: no sample yet, 0: samples without headers, 1: with */
-	struct event *events;  /* in the order of their first samples */
-	size_t num_events, events_cap;
-	uint32_t sample_event; /* the open sample's */
-	bool sample_has_pid;   /* the open sample's header named its process */
-	uint64_t sample_pid;
-	struct last_header {   /* the last header read whole, for same_header */
-		bool valid;
-		char *prefix;          /* its text before its time */
-		size_t prefix_len, prefix_cap;
-		char *event;           /* its event's token, ':' included */
-		size_t event_len, event_cap;
-		uint32_t event_index;
-		bool has_pid;
-		uint64_t pid;
-	} last;
-	uint64_t samples;      /* of all events */
-	size_t inlined;        /* the open sample's last frames are "(inlined)": their DSO is the next frame's */
-	bool sample_dropped;   /* a line of the open sample was dropped */
-	uint64_t dropped;      /* lines inside samples that are no frame, no source line */
-	unsigned long long dropped_line;       /* the first of them, */
-	char *dropped_text;    /* and its text (sanitized, cut short) */
-};
-
-/* The hexadecimal digits, by byte: a frame line's address and offset. */
-static const bool hex_digit[256] = {
-	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
-	['8'] = 1, ['9'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1,
-	['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1,
-};
-
-static bool is_hex(char c)
-{
-	return hex_digit[(unsigned char)c];
-}
-
-static bool is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-static bool all_digits(const char *s, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (!is_digit(s[i]))
-			return false;
-	return len > 0;
-}
-
-/* Sets the reader's error at its current line. */
-static int fail(struct reader *r, unsigned long long line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 
 static int settle(struct reader *r);
 
-static int fail(struct reader *r, unsigned long long line, const char *fmt, ...)
+int cprof_perf_fail(struct reader *r, unsigned long long line, const char *fmt, ...)
 {
 	char what[400];
 	va_list ap;
@@ -226,119 +48,6 @@ static int fail(struct reader *r, unsigned long long line, const char *fmt, ...)
 		return cprof_error_set(r->err, "line %llu of perf script's output: %s", line, what);
 	r->err->line = line;
 	return cprof_error_set(r->err, "%s", what);
-}
-
-/* Takes text[p, end) as the frame's symbol, less perf's "+0xOFF" when
- * the `digits` hexadecimal digits before `end` follow a "+0x"; false
- * when nothing is left. */
-static bool sym_less_off(const char *p, const char *end, size_t digits, struct frame_text *out)
-{
-	if (digits > 0 && digits + 3 <= (size_t)(end - p) && memcmp(end - digits - 3, "+0x", 3) == 0)
-		end -= digits + 3;
-	if (end == p)
-		return false;
-	out->sym = p;
-	out->sym_len = (size_t)(end - p);
-	return true;
-}
-
-/* sym_less_off, the digits counted byte by byte. */
-static bool take_sym(const char *p, const char *end, struct frame_text *out)
-{
-	size_t digits = 0;
-
-	while (digits < (size_t)(end - p) && is_hex(end[-1 - (ptrdiff_t)digits]))
-		digits++;
-	return sym_less_off(p, end, digits, out);
-}
-
-/* True when text[0, len), what stands in a frame's last parentheses,
- * is a DSO as perf prints one that is no absolute path and no "[...]":
- * "inlined", a relative path, a BPF program's name: one word. */
-static bool bare_dso(const char *text, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (text[i] == ' ' || text[i] == '\t' || text[i] == '(' || text[i] == ')')
-			return false;
-	return len > 0;
-}
-
-/* The start of the " (DSO)" group ending at end[-1] (a ')'): the last
- * "(" after a blank whose text begins "/" or "[", else the last "("
- * after a blank (or first in the text) whose text is bare_dso; NULL when
- * none is a DSO. */
-static const char *dso_open(const char *p, const char *end)
-{
-	const char *open = memrchr(p, '(', (size_t)(end - p)), *last = NULL;
-
-	for (; open; open = open > p ? memrchr(p, '(', (size_t)(open - p)) : NULL) {
-		if (open > p && open[-1] != ' ')
-			continue;
-		if (!last)
-			last = open;
-		if (open + 1 < end - 1 && (open[1] == '/' || open[1] == '['))
-			return open;
-	}
-	if (last && bare_dso(last + 1, (size_t)(end - 1 - (last + 1))))
-		return last;
-	return NULL;
-}
-
-/* Splits "SYM[+0xOFF][ (DSO)]" of text[0, end) (the IP and the blanks
- * after it skipped); an empty SYM before a DSO is "[unknown]", as perf
- * prints an unnamed PC.  False when there is no symbol. */
-static bool parse_sym_dso(const char *p, const char *end, struct frame_text *out)
-{
-	const char *open;
-
-	while (p < end && *p == ' ')
-		p++;
-	while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
-		end--;
-	if (p == end)
-		return false;
-	out->padded = false;
-	out->dso = "";
-	out->dso_len = 0;
-	if (end[-1] == ')' && (open = dso_open(p, end))) {
-		out->dso = open + 1;
-		out->dso_len = (size_t)(end - 1 - out->dso);
-		if (open == p) {
-			out->sym = "[unknown]";
-			out->sym_len = 9;
-			return true;
-		}
-		end = open - 1;
-	}
-	return take_sym(p, end, out);
-}
-
-/* Splits "[IP ]SYM[+0xOFF][ (DSO)]" (leading blanks skipped); the IP is
- * required unless `ip_optional`, and a frame without one needs its DSO
- * (perf script -F sym,dso).  False when the text is not a frame. */
-static bool parse_frame(const char *p, size_t len, bool ip_optional, struct frame_text *out)
-{
-	const char *end = p + len, *s;
-
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	out->ip = NULL;
-	out->ip_len = 0;
-	for (s = p; s < end && is_hex(*s); s++)
-		;
-	if (s > p && s < end && *s == ' ') {
-		out->ip = p;
-		out->ip_len = (size_t)(s - p);
-		p = s;
-	} else if (!ip_optional)
-		return false;
-	else if (s > p && s == end)
-		return false;  /* an address alone: a line cut short */
-	else
-		return parse_sym_dso(p, end, out) && out->dso_len > 0;
-	return parse_sym_dso(p, end, out);
 }
 
 #ifdef __SSE2__
@@ -402,7 +111,7 @@ static bool take_symoff(const char *sym, const char *end, struct frame_text *out
 	if (end - 16 < sym)    /* bytes before the symbol are not its digits */
 		hex &= ~0u << (sym - (end - 16));
 	if (hex == 0xffff)
-		return take_sym(sym, end, out);
+		return cprof_perf_take_sym(sym, end, out);
 	/* the run of ones ending at bit 15 */
 	return sym_less_off(sym, end, (size_t)__builtin_clz(~hex << 16), out);
 }
@@ -491,9 +200,8 @@ static void frames_grow(struct cprof_perf *perf)
 	cprof_pages_free(old, old_cap * sizeof(*old));
 }
 
-/* The id of the frame whose key is key[0, len), added when new. */
-static uint32_t intern_frame(struct cprof_perf *perf, uint64_t hash, const char *key, size_t len,
-			     size_t sym_len, size_t dso_len, bool has_srcline)
+uint32_t cprof_perf_intern_frame(struct cprof_perf *perf, uint64_t hash, const char *key,
+				 size_t len, size_t sym_len, size_t dso_len, bool has_srcline)
 {
 	struct frame_slot *slot;
 	struct frame *f;
@@ -589,7 +297,7 @@ static __attribute__((noinline)) uint32_t new_frame(struct reader *r, const stru
 	r->key[len - 1] = '\0';
 	if (t->dso_len)
 		r->perf->has_dso = true;
-	return intern_frame(r->perf, hash, r->key, len, t->sym_len, t->dso_len, false);
+	return cprof_perf_intern_frame(r->perf, hash, r->key, len, t->sym_len, t->dso_len, false);
 }
 
 /* The id of the frame `t`, interned when new. */
@@ -617,7 +325,8 @@ static uint32_t with_dso(struct reader *r, uint32_t id, const char *dso, size_t 
 	memcpy(r->key + f->sym_len + 1, dso, dso_len);
 	r->key[f->sym_len + 1 + dso_len] = '\0';
 	memcpy(r->key + f->sym_len + 1 + dso_len + 1, f->srcline, line_len + 1);
-	return intern_frame(r->perf, cprof_hash(r->key, len), r->key, len, f->sym_len, dso_len, true);
+	return cprof_perf_intern_frame(r->perf, cprof_hash(r->key, len), r->key, len, f->sym_len,
+				       dso_len, true);
 }
 
 static bool is_inlined(const struct frame_text *t)
@@ -705,7 +414,7 @@ static int attach_srcline(struct reader *r, const char *s, size_t len)
 
 	r->perf->has_srcline = true;
 	if (!r->open || r->depth == 0)
-		return fail(r, r->line_no, "a source line without a frame before it");
+		return cprof_perf_fail(r, r->line_no, "a source line without a frame before it");
 	if (unknown_srcline(s, len))
 		return 0;
 	f = r->perf->frames[r->chain[r->depth - 1]];
@@ -716,8 +425,8 @@ static int attach_srcline(struct reader *r, const char *s, size_t len)
 	memcpy(r->key, f->key, sym_len + 1 + dso_len + 1);
 	memcpy(r->key + sym_len + 1 + dso_len + 1, s, len);
 	r->key[key_len - 1] = '\0';
-	r->chain[r->depth - 1] = intern_frame(r->perf, cprof_hash(r->key, key_len), r->key, key_len,
-					      sym_len, dso_len, true);
+	r->chain[r->depth - 1] = cprof_perf_intern_frame(r->perf, cprof_hash(r->key, key_len), r->key,
+							 key_len, sym_len, dso_len, true);
 	return 0;
 }
 
@@ -739,16 +448,13 @@ static void stacks_grow(struct cprof_perf *perf)
 	cprof_pages_free(old, old_cap * sizeof(*old));
 }
 
-/* The hash of chain[0, depth) of event `event`. */
-static uint64_t stack_hash(const uint32_t *chain, size_t depth, uint32_t event)
+uint64_t cprof_perf_stack_hash(const uint32_t *chain, size_t depth, uint32_t event)
 {
 	return cprof_hash(chain, depth * sizeof(uint32_t)) ^ (event * UINT64_C(0x9E3779B97F4A7C15));
 }
 
-/* The entry of the chain[0, depth) of event `event` whose stack_hash is
- * `hash`, added when new. */
-static struct stack *intern_stack(struct cprof_perf *perf, const uint32_t *chain, size_t depth,
-				  uint32_t event, uint64_t hash)
+struct stack *cprof_perf_intern_stack(struct cprof_perf *perf, const uint32_t *chain,
+				      size_t depth, uint32_t event, uint64_t hash)
 {
 	size_t bytes = depth * sizeof(uint32_t), j;
 	struct stack *s;
@@ -772,9 +478,8 @@ static struct stack *intern_stack(struct cprof_perf *perf, const uint32_t *chain
 	return s;
 }
 
-/* Counts one sample of stack `s` (its header on line `line`). */
-static int count_sample(struct reader *r, struct stack *s, bool has_period, uint64_t period,
-			unsigned long long line)
+int cprof_perf_count_sample(struct reader *r, struct stack *s, bool has_period, uint64_t period,
+			    unsigned long long line)
 {
 	struct event *e = &r->events[s->event];
 
@@ -790,14 +495,11 @@ static int count_sample(struct reader *r, struct stack *s, bool has_period, uint
 	else if (period != e->first_period)
 		e->same_period = false;
 	if (s->period + period < s->period || e->period_sum + period < e->period_sum)
-		return fail(r, line, "the periods' sum overflows");
+		return cprof_perf_fail(r, line, "the periods' sum overflows");
 	s->period += period;
 	e->period_sum += period;
 	return 0;
 }
-
-static void record_sample(struct block *b, const struct stack *s, bool has_period,
-			  uint64_t period, unsigned long long line);
 
 /* Counts the held sample, if any: in its stack's entry, or in a block
  * recorded to be counted when the block is merged. */
@@ -809,12 +511,12 @@ static int settle(struct reader *r)
 	if (!h->valid)
 		return 0;
 	h->valid = false;
-	s = intern_stack(r->perf, h->chain, h->depth, h->event, h->hash);
+	s = cprof_perf_intern_stack(r->perf, h->chain, h->depth, h->event, h->hash);
 	if (r->block) {
-		record_sample(r->block, s, h->has_period, h->period, h->line);
+		cprof_perf_record_sample(r->block, s, h->has_period, h->period, h->line);
 		return 0;
 	}
-	return count_sample(r, s, h->has_period, h->period, h->line);
+	return cprof_perf_count_sample(r, s, h->has_period, h->period, h->line);
 }
 
 /* Fetches the held sample's stack entry into the cache, once its slot,
@@ -842,11 +544,11 @@ static int end_sample(struct reader *r)
 		return 0;
 	r->open = false;
 	if (r->depth == 0 && r->sample_dropped)
-		return fail(r, r->sample_line, "a sample without frames: no line after its header is "
-					       "\"IP SYM (DSO)\"");
+		return cprof_perf_fail(r, r->sample_line, "a sample without frames: no line after "
+							  "its header is \"IP SYM (DSO)\"");
 	if (r->depth == 0)
-		return fail(r, r->sample_line, "a sample header without frames after it (perf script "
-					       "-F needs ip and sym)");
+		return cprof_perf_fail(r, r->sample_line, "a sample header without frames after it "
+							  "(perf script -F needs ip and sym)");
 	if (settle(r) < 0)
 		return -1;
 	h->chain = r->chain;
@@ -855,7 +557,7 @@ static int end_sample(struct reader *r)
 	r->chain_cap = spare_cap;
 	h->depth = r->depth;
 	h->event = r->sample_event;
-	h->hash = stack_hash(h->chain, h->depth, h->event);
+	h->hash = cprof_perf_stack_hash(h->chain, h->depth, h->event);
 	h->has_period = r->sample_has_period;
 	h->period = r->sample_period;
 	h->line = r->sample_line;
@@ -865,48 +567,15 @@ static int end_sample(struct reader *r)
 	return 0;
 }
 
-/* The index of the event named name[0, len) (NULL: samples without
- * headers) in r->events, added when new. */
-static uint32_t find_event(struct reader *r, const char *name, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < r->num_events; i++) {
-		const struct event *e = &r->events[i];
-
-		if (name ? e->name && e->name_len == len && memcmp(e->name, name, len) == 0 : !e->name)
-			return (uint32_t)i;
-	}
-	if (r->num_events == r->events_cap) {
-		r->events_cap = r->events_cap ? 2 * r->events_cap : 4;
-		r->events = cprof_xrealloc(r->events, r->events_cap * sizeof(*r->events));
-	}
-	r->events[r->num_events] = (struct event){
-		.name = name ? g_strndup(name, len) : NULL, .name_len = len,
-		.all_periods = true, .same_period = true,
-	};
-	return (uint32_t)r->num_events++;
-}
-
-static void events_free(struct reader *r)
-{
-	size_t i;
-
-	for (i = 0; i < r->num_events; i++)
-		g_free(r->events[i].name);
-	free(r->events);
-	r->events = NULL;
-	r->num_events = r->events_cap = 0;
-}
-
 static int begin_sample(struct reader *r, bool header)
 {
 	if (end_sample(r) < 0)
 		return -1;
 	if (r->headers >= 0 && r->headers != (int)header)
-		return fail(r, r->line_no, header ? "a sample header after samples without one"
-						  : "a sample without a header line (its event) "
-						    "after samples with one");
+		return cprof_perf_fail(r, r->line_no,
+				       header ? "a sample header after samples without one"
+					      : "a sample without a header line (its event) "
+						"after samples with one");
 	r->headers = header;
 	r->open = true;
 	r->depth = 0;
@@ -916,218 +585,8 @@ static int begin_sample(struct reader *r, bool header)
 	r->sample_has_period = false;
 	r->sample_has_pid = false;
 	if (!header)
-		r->sample_event = find_event(r, NULL, 0);
+		r->sample_event = cprof_perf_find_event(r, NULL, 0);
 	return 0;
-}
-
-/* True when a token is perf's time field, "SECONDS.MICROS:". */
-static bool is_time(const char *t, size_t len)
-{
-	size_t dot;
-
-	if (len < 4 || t[len - 1] != ':')
-		return false;
-	for (dot = 0; dot < len - 1 && is_digit(t[dot]); dot++)
-		;
-	return dot > 0 && dot < len - 2 && t[dot] == '.' && all_digits(t + dot + 1, len - 2 - dot);
-}
-
-/* True when a token may be the tid, "pid/tid" or "[cpu]" before a period. */
-static bool before_period(const char *t, size_t len)
-{
-	const char *slash = memchr(t, '/', len);
-
-	if (len >= 3 && t[0] == '[' && t[len - 1] == ']')
-		return all_digits(t + 1, len - 2);
-	if (slash)
-		return all_digits(t, (size_t)(slash - t)) &&
-		       all_digits(slash + 1, len - (size_t)(slash - t) - 1);
-	return all_digits(t, len);
-}
-
-struct header {
-	const char *event;     /* "cpu-clock:ppp" (without the final ':') */
-	size_t event_len;
-	bool has_period;
-	uint64_t period;
-	const char *rest;      /* what follows the event */
-	size_t rest_len;
-	bool timed;            /* perf's time field came before the event */
-	bool has_pid;          /* the "PID/TID" (or "TID") before the time */
-	uint64_t pid;
-	const char *time_at;   /* the time's token, or NULL */
-};
-
-/* The pid of token t[0, len), "PID/TID" or "TID" (a process's first
- * thread's is its pid), into *pid; false when it is neither. */
-static bool token_pid(const char *t, size_t len, uint64_t *pid)
-{
-	const char *slash = memchr(t, '/', len);
-	size_t n = slash ? (size_t)(slash - t) : len;
-	char digits[24];
-
-	if (!before_period(t, len) || t[0] == '[' || n == 0 || n >= sizeof(digits))
-		return false;
-	memcpy(digits, t, n);
-	digits[n] = '\0';
-	return cprof_parse_u64(digits, pid);
-}
-
-enum { HEADER_NONE, HEADER_SAMPLE, HEADER_RECORD };
-
-/* Finds the event token of a header line ("NAME:" that is not the
- * time), the period before it and the text after it. */
-static int parse_header(const char *line, size_t len, struct header *h)
-{
-	const char *end = line + len, *p = line, *tok[3] = { NULL }, *t;
-	size_t tok_len[3] = { 0 }, n;
-
-	h->has_pid = false;
-	h->time_at = NULL;
-	for (;;) {
-		while (p < end && (*p == ' ' || *p == '\t'))
-			p++;
-		if (p == end)
-			return HEADER_NONE;
-		for (t = p; p < end && *p != ' ' && *p != '\t'; p++)
-			;
-		n = (size_t)(p - t);
-		if (n > 12 && memcmp(t, "PERF_RECORD_", 12) == 0)
-			return HEADER_RECORD;
-		if (n > 1 && t[n - 1] == ':' && !is_time(t, n))
-			break;
-		if (is_time(t, n)) {
-			h->time_at = t;
-			if (tok[2])    /* "PID/TID [CPU] TIME:" */
-				h->has_pid = tok[2][0] == '[' ?
-						     tok[1] && token_pid(tok[1], tok_len[1], &h->pid) :
-						     token_pid(tok[2], tok_len[2], &h->pid);
-		}
-		tok[0] = tok[1], tok_len[0] = tok_len[1];
-		tok[1] = tok[2], tok_len[1] = tok_len[2];
-		tok[2] = t, tok_len[2] = n;
-	}
-	h->event = t;
-	h->event_len = n - 1;
-	h->rest = p;
-	h->rest_len = (size_t)(end - p);
-	h->has_period = false;
-	h->timed = (tok[2] && is_time(tok[2], tok_len[2])) || (tok[1] && is_time(tok[1], tok_len[1]));
-	if (tok[2] && all_digits(tok[2], tok_len[2]) && tok[1] &&
-	    (is_time(tok[1], tok_len[1]) || (tok[0] && before_period(tok[1], tok_len[1])))) {
-		char digits[24];
-
-		if (tok_len[2] >= sizeof(digits))
-			return HEADER_NONE;
-		memcpy(digits, tok[2], tok_len[2]);
-		digits[tok_len[2]] = '\0';
-		h->has_period = cprof_parse_u64(digits, &h->period);
-	}
-	return HEADER_SAMPLE;
-}
-
-/* The event's name without perf's modifiers: "cpu-clock:ppp" is
- * "cpu-clock", "sched:sched_switch" stays. */
-static size_t event_name_len(const char *event, size_t len)
-{
-	const char *colon = NULL;
-	size_t i;
-
-	for (i = len; i > 0; i--)
-		if (event[i - 1] == ':') {
-			colon = event + i - 1;
-			break;
-		}
-	if (!colon || colon == event)
-		return len;
-	for (i = (size_t)(colon - event) + 1; i < len; i++)
-		if (!strchr("ukhGHpPSDIWe", event[i]))
-			return len;
-	return (size_t)(colon - event);
-}
-
-/* Keeps what same_header needs of header `h` of line[0, len), read
- * whole, which names event `index`. */
-static void keep_header(struct reader *r, const char *line, const struct header *h, uint32_t index)
-{
-	struct last_header *l = &r->last;
-	size_t prefix_len = (size_t)(h->time_at - line);
-
-	l->valid = false;
-	if (!h->time_at || h->event < h->time_at)
-		return;
-	if (l->prefix_cap < prefix_len + 1) {
-		l->prefix_cap = 2 * prefix_len + 16;
-		l->prefix = cprof_xrealloc(l->prefix, l->prefix_cap);
-	}
-	if (l->event_cap < h->event_len + 1) {
-		l->event_cap = 2 * h->event_len + 16;
-		l->event = cprof_xrealloc(l->event, l->event_cap);
-	}
-	memcpy(l->prefix, line, prefix_len);
-	l->prefix_len = prefix_len;
-	memcpy(l->event, h->event, h->event_len + 1);
-	l->event_len = h->event_len + 1;
-	l->event_index = index;
-	l->has_pid = h->has_pid;
-	l->pid = h->pid;
-	l->valid = true;
-}
-
-/* The digits at *p (fewer than `max`), their end into *p; 0 digits: none. */
-static size_t skip_digits(const char **p, const char *end)
-{
-	const char *s = *p;
-
-	while (*p < end && is_digit(**p))
-		(*p)++;
-	return (size_t)(*p - s);
-}
-
-/* parse_header of a line that begins as the last header read whole did
- * (its command, pid and tid: its text before its time) and names its
- * event: the time, the period and the event read without tokenizing the
- * rest, as parse_header reads them.  False (the line to be read whole)
- * otherwise. */
-static bool same_header(const struct reader *r, const char *line, size_t len, struct header *h)
-{
-	const struct last_header *l = &r->last;
-	const char *p = line + l->prefix_len, *end = line + len, *digits;
-	size_t n;
-
-	if (!l->valid || len <= l->prefix_len + l->event_len || memcmp(line, l->prefix, l->prefix_len))
-		return false;
-	if (skip_digits(&p, end) == 0 || p == end || *p++ != '.' || skip_digits(&p, end) == 0 ||
-	    p == end || *p++ != ':' || p == end || (*p != ' ' && *p != '\t'))
-		return false;
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	h->has_period = false;
-	digits = p;
-	n = skip_digits(&p, end);
-	if (n > 0 && p < end && (*p == ' ' || *p == '\t')) {
-		if (n > 19)
-			return false;
-		h->has_period = true;
-		for (h->period = 0; digits < p; digits++)
-			h->period = 10 * h->period + (uint64_t)(*digits - '0');
-		while (p < end && (*p == ' ' || *p == '\t'))
-			p++;
-	} else {
-		p = digits;
-	}
-	if ((size_t)(end - p) < l->event_len || memcmp(p, l->event, l->event_len) != 0 ||
-	    (p + l->event_len < end && p[l->event_len] != ' ' && p[l->event_len] != '\t'))
-		return false;
-	h->event = p;
-	h->event_len = l->event_len - 1;
-	h->rest = p + l->event_len;
-	h->rest_len = (size_t)(end - h->rest);
-	h->timed = true;
-	h->has_pid = l->has_pid;
-	h->pid = l->pid;
-	h->time_at = NULL;
-	return true;
 }
 
 /* Opens the sample of header `h`, whose line is line[0, len); `index`
@@ -1139,33 +598,17 @@ static int take_header(struct reader *r, const char *line, const struct header *
 	if (begin_sample(r, true) < 0)
 		return -1;
 	if (index == UINT32_MAX) {
-		index = find_event(r, h->event, event_name_len(h->event, h->event_len));
-		keep_header(r, line, h, index);
+		index = cprof_perf_find_event(r, h->event, cprof_perf_event_name_len(h->event, h->event_len));
+		cprof_perf_keep_header(r, line, h, index);
 	}
 	r->sample_event = index;
 	r->sample_has_period = h->has_period;
 	r->sample_period = h->period;
 	r->sample_has_pid = h->has_pid;
 	r->sample_pid = h->pid;
-	if (parse_frame(h->rest, h->rest_len, false, &t))
+	if (cprof_perf_parse_frame(h->rest, h->rest_len, false, &t))
 		push_frame(r, &t);
 	return 0;
-}
-
-/* True when text[0, len) (its indent skipped) is what `perf script -F
- * +srcline` prints: "FILE:LINE", "??:0", "[kernel.kallsyms][ADDR]". */
-static bool is_srcline(const char *s, size_t len)
-{
-	const char *colon = memrchr(s, ':', len);
-	size_t i;
-
-	if (len > 0 && s[0] == '[')
-		return true;
-	if (!colon || memchr(s, '\t', len))
-		return false;
-	for (i = (size_t)(colon - s) + 1; i < len && is_digit(s[i]); i++)
-		;
-	return i > (size_t)(colon - s) + 1 && (i == len || s[i] == ' ');
 }
 
 /* Drops line text[0, len) of the open sample, counted for one note;
@@ -1179,7 +622,7 @@ static int drop_line(struct reader *r, const char *text, size_t len)
 	for (digits = i; digits < len && is_hex(text[digits]); digits++)
 		;
 	if (i < len && digits == len)
-		return fail(r, r->line_no, "a frame's line cut short after its address");
+		return cprof_perf_fail(r, r->line_no, "a frame's line cut short after its address");
 	r->sample_dropped = true;
 	if (r->dropped++ == 0) {
 		r->dropped_line = r->line_no;
@@ -1187,52 +630,6 @@ static int drop_line(struct reader *r, const char *text, size_t len)
 						      &(bool){ false });
 	}
 	return 0;
-}
-
-/* True when some token of text[0, len) is perf's time field. */
-static bool has_time(const char *line, size_t len)
-{
-	const char *end = line + len, *p = line, *t;
-
-	while (p < end) {
-		while (p < end && (*p == ' ' || *p == '\t'))
-			p++;
-		for (t = p; p < end && *p != ' ' && *p != '\t'; p++)
-			;
-		if (p > t && is_time(t, (size_t)(p - t)))
-			return true;
-	}
-	return false;
-}
-
-/* Keeps the mapping a "PERF_RECORD_MMAP[2] PID/TID: [0xSTART(0xLEN) @
- * PGOFF ...]: PROT PATH" line of perf script --show-mmap-events prints;
- * another record, or a line not so, is passed over. */
-static void take_mmap(struct cprof_perf *perf, const char *line, size_t len)
-{
-	char *text = g_strndup(line, len), *p = strstr(text, "PERF_RECORD_MMAP"), *end;
-	struct mmap m = { 0 };
-
-	if (!p || !(p = strchr(p, ' ')))
-		goto out;
-	m.pid = strtoull(p, &end, 10);
-	if (end == p || !(p = strstr(end, ": [0x")))
-		goto out;
-	m.start = strtoull(p + 3, &end, 16);
-	if (strncmp(end, "(0x", 3) != 0)
-		goto out;
-	m.len = strtoull(end + 3, &end, 16);
-	if (strncmp(end, ") @ ", 4) != 0)
-		goto out;
-	m.pgoff = strtoull(end + 4, &end, 0);
-	if (!(p = strstr(end, "]: ")) || !(p = strchr(p + 3, ' ')) || p[1] == '\0')
-		goto out;
-	m.path = g_strdup(p + 1);
-	if (!perf->mmaps)
-		perf->mmaps = g_array_new(FALSE, FALSE, sizeof(struct mmap));
-	g_array_append_val(perf->mmaps, m);
-out:
-	g_free(text);
 }
 
 /* Reads a line that is no frame indented by a tab: a header, a frame
@@ -1244,18 +641,18 @@ static int take_other_line(struct reader *r, const char *line, size_t len)
 	struct header h;
 	size_t i;
 
-	if (same_header(r, line, len, &h))
+	if (cprof_perf_same_header(r, line, len, &h))
 		return take_header(r, line, &h, r->last.event_index);
-	switch (parse_header(line, len, &h)) {
+	switch (cprof_perf_parse_header(line, len, &h)) {
 	case HEADER_RECORD:
-		take_mmap(r->perf, line, len);
+		cprof_perf_take_mmap(r->perf, line, len);
 		return end_sample(r);
 	case HEADER_SAMPLE:
 		return take_header(r, line, &h, UINT32_MAX);
 	default:
 		break;
 	}
-	if (parse_frame(line, len, false, &t)) {
+	if (cprof_perf_parse_frame(line, len, false, &t)) {
 		if ((!r->open || r->headers != 1) && begin_sample(r, false) < 0)
 			return -1;
 		push_frame(r, &t);
@@ -1263,15 +660,16 @@ static int take_other_line(struct reader *r, const char *line, size_t len)
 	}
 	for (i = 0; i < len && line[i] == ' '; i++)
 		;
-	if (i >= 1 && is_srcline(line + i, len - i))
+	if (i >= 1 && cprof_perf_is_srcline(line + i, len - i))
 		return attach_srcline(r, line + i, len - i);
 	if (r->open)
 		return drop_line(r, line, len);
-	if (has_time(line, len))
-		return fail(r, r->line_no, "a sample header without its event (perf script -F "
-					   "needs event)");
-	return fail(r, r->line_no, "not a line of perf script's output: no sample header "
-				   "(\"COMM TID TIME: PERIOD EVENT:\") nor frame (\"IP SYM (DSO)\")");
+	if (cprof_perf_has_time(line, len))
+		return cprof_perf_fail(r, r->line_no, "a sample header without its event (perf "
+						      "script -F needs event)");
+	return cprof_perf_fail(r, r->line_no, "not a line of perf script's output: no sample "
+					      "header (\"COMM TID TIME: PERIOD EVENT:\") nor frame "
+					      "(\"IP SYM (DSO)\")");
 }
 
 /* Reads one line of perf script's text. */
@@ -1280,8 +678,9 @@ static int take_line(struct reader *r, const char *line, size_t len)
 	struct frame_text t;
 
 	if (len > 0 && line[0] == '\t' &&
-	    (fixed_ip(line, len) ? (fixed_ip_text(line, &t), parse_sym_dso(line + 18, line + len, &t))
-				 : parse_frame(line, len, true, &t))) {
+	    (fixed_ip(line, len) ? (fixed_ip_text(line, &t),
+				    cprof_perf_parse_sym_dso(line + 18, line + len, &t))
+				 : cprof_perf_parse_frame(line, len, true, &t))) {
 		if (!r->open && begin_sample(r, false) < 0)
 			return -1;
 		push_frame(r, &t);
@@ -1295,241 +694,11 @@ static int take_line(struct reader *r, const char *line, size_t len)
 		return take_other_line(r, line, len);
 	if (r->open)
 		return drop_line(r, line, len);
-	return fail(r, r->line_no, "a call-chain line that is not \"IP SYM (DSO)\", outside a "
-				   "sample");
+	return cprof_perf_fail(r, r->line_no, "a call-chain line that is not \"IP SYM (DSO)\", "
+					      "outside a sample");
 }
 
-/* The unit of an event's period: time for the clock events. */
-static const char *period_unit(const char *event)
-{
-	if (strcmp(event, "cpu-clock") == 0 || strcmp(event, "task-clock") == 0)
-		return "nanoseconds";
-	return "count";
-}
-
-/* The sample types of a text: with one event (or none), its samples
- * and, when every sample has one, its periods summed; with several,
- * each event's periods summed (its samples, where one lacks a period).
- * types[i]/units[i] are events[choice[i].event]'s. */
-struct types {
-	size_t n;
-	const char **types, **units;
-	char **names;          /* the events' names, sanitized */
-	struct choice {
-		uint32_t event;
-		bool periods;
-	} *choice;
-};
-
-static void types_make(const struct reader *r, struct types *t)
-{
-	size_t i;
-
-	t->n = 0;
-	t->types = cprof_xcalloc(r->num_events + 2, sizeof(*t->types));
-	t->units = cprof_xcalloc(r->num_events + 2, sizeof(*t->units));
-	t->choice = cprof_xcalloc(r->num_events + 2, sizeof(*t->choice));
-	t->names = cprof_xcalloc(r->num_events + 1, sizeof(*t->names));
-	for (i = 0; i < r->num_events; i++)
-		if (r->events[i].name)
-			t->names[i] = cprof_utf8_sanitize(r->events[i].name, r->events[i].name_len,
-							  &(bool){ false });
-	if (r->num_events > 1) {
-		for (i = 0; i < r->num_events; i++) {
-			t->types[t->n] = t->names[i];
-			t->units[t->n] = r->events[i].all_periods ? period_unit(t->names[i]) : "count";
-			t->choice[t->n++] = (struct choice){ (uint32_t)i, r->events[i].all_periods };
-		}
-		return;
-	}
-	t->types[t->n] = "samples";
-	t->units[t->n] = "count";
-	t->choice[t->n++] = (struct choice){ 0, false };
-	if (r->num_events == 1 && t->names[0] && r->events[0].samples > 0 &&
-	    r->events[0].all_periods) {
-		t->types[t->n] = t->names[0];
-		t->units[t->n] = period_unit(t->names[0]);
-		t->choice[t->n++] = (struct choice){ 0, true };
-	}
-}
-
-static void types_free(const struct reader *r, struct types *t)
-{
-	size_t i;
-
-	for (i = 0; i < r->num_events; i++)
-		free(t->names[i]);
-	free(t->names);
-	free(t->types);
-	free(t->units);
-	free(t->choice);
-}
-
-/* Which of the types `request` (--sample-index) names: an event as
- * perf prints it, its modifiers ("cycles:u") left off if need be. */
-static int pick_type(struct reader *r, const struct types *t, const char *request)
-{
-	char *bare;
-	size_t i;
-	int pick;
-
-	if (!request)
-		return 0;
-	for (i = 0; i < t->n; i++)
-		if (strcmp(t->types[i], request) == 0)
-			return (int)i;
-	bare = g_strndup(request, event_name_len(request, strlen(request)));
-	pick = cprof_sample_index_pick(t->types, t->units, t->n, NULL, bare, r->err);
-	if (pick < 0)      /* the error names the request as given */
-		pick = cprof_sample_index_pick(t->types, t->units, t->n, NULL, request, r->err);
-	g_free(bare);
-	return pick;
-}
-
-/* Notes which event the counts are when the text has several. */
-static void note_events(const struct types *t, struct cprof_profile *profile)
-{
-	GString *text = g_string_new(NULL);
-	size_t i;
-
-	g_string_printf(text, "samples of %zu events: %s (read)", t->n, t->types[0]);
-	for (i = 1; i < t->n; i++)
-		g_string_append_printf(text, ", %s", t->types[i]);
-	g_string_append(text, "; --sample-index=EVENT reads another");
-	cprof_ptrs_add(&profile->notes, cprof_xstrdup(text->str));
-	g_string_free(text, TRUE);
-}
-
-/* Keeps the stacks of the sample type `c`, counting its samples or
- * periods. */
-static void keep_type(struct cprof_perf *perf, struct choice c, bool all_events)
-{
-	size_t i, kept = 0;
-
-	for (i = 0; i < perf->stacks.len; i++) {
-		struct stack *s = perf->stacks.items[i];
-
-		if (!all_events && s->event != c.event)
-			continue;
-		if (c.periods)
-			s->samples = s->period;
-		s->id = (uint32_t)kept;
-		perf->stacks.items[kept++] = s;
-	}
-	perf->stacks.len = kept;
-}
-
-/* The offset in its file of address `addr` of process `pid` (has_pid)
- * in `dso`, from the mappings perf printed, into *off; false when none
- * holds it. */
-static bool file_offset(const struct cprof_perf *perf, bool has_pid, uint64_t pid, uint64_t addr,
-			const char *dso, uint64_t *off)
-{
-	size_t i;
-
-	for (i = perf->mmaps ? perf->mmaps->len : 0; has_pid && i-- > 0;) {
-		const struct mmap *m = &g_array_index(perf->mmaps, struct mmap, i);
-
-		if (m->pid == pid && addr >= m->start && addr - m->start < m->len &&
-		    strcmp(m->path, dso) == 0) {
-			*off = addr - m->start + m->pgoff;
-			return true;
-		}
-	}
-	return false;
-}
-
-/* Keys each unnamed PC ("[unknown]@[PID:]ADDR") by its DSO's name and
- * its offset in the file, where the mappings give it, else its address
- * as printed; notes the run-time addresses (past 4 GiB: a process's,
- * under ASLR, not a file's) that vary across runs. */
-static void key_unnamed(struct reader *r, struct cprof_profile *profile)
-{
-	struct cprof_perf *perf = r->perf;
-	uint64_t runtime = 0;
-	size_t i;
-
-	for (i = 0; i < perf->num_frames; i++) {
-		const struct frame *f = perf->frames[i];
-		const char *at = f->key + 10, *colon, *slash;
-		uint64_t pid = 0, addr, off;
-		bool has_pid;
-
-		if (f->sym_len < 11 || memcmp(f->key, "[unknown]@", 10) != 0)
-			continue;
-		colon = strchr(at, ':');
-		has_pid = colon != NULL;
-		if (has_pid)
-			pid = strtoull(at, NULL, 10);
-		addr = strtoull(has_pid ? colon + 1 : at, NULL, 16);
-		if (!perf->aliases)
-			perf->aliases = cprof_xcalloc(perf->num_frames, sizeof(*perf->aliases));
-		if (!frame_dso(f)[0] || strcmp(frame_dso(f), "[unknown]") == 0) {
-			perf->aliases[i] = g_strdup_printf("0x%" PRIx64, addr);
-			continue;
-		}
-		if (!file_offset(perf, has_pid, pid, addr, frame_dso(f), &off)) {
-			off = addr;
-			runtime += addr >> 32 != 0 && frame_dso(f)[0] != '[';
-		}
-		slash = strrchr(frame_dso(f), '/');
-		perf->aliases[i] = g_strdup_printf("%s+0x%" PRIx64, slash && slash[1] ? slash + 1 :
-								 frame_dso(f), off);
-	}
-	if (runtime) {
-		char *text = g_strdup_printf(
-			"unnamed PCs keyed by the run-time address perf script printed (DSO+0xADDRESS), "
-			"which varies across runs: %" PRIu64 " of them; perf.data itself, or perf script "
-			"--show-mmap-events -F +pid, gives offsets in the file", runtime);
-
-		cprof_ptrs_add(&profile->notes, cprof_xstrdup(text));
-		g_free(text);
-	}
-}
-
-/* Picks the sample type and fills the profile's counts and its list of
- * sample types. */
-static int finish(struct reader *r, struct cprof_profile *profile, const char *sample_index)
-{
-	struct types t;
-	const struct event *e;
-	struct choice c;
-	size_t i;
-	int pick;
-
-	types_make(r, &t);
-	pick = pick_type(r, &t, sample_index);
-	if (pick < 0) {
-		types_free(r, &t);
-		return -1;
-	}
-	c = t.choice[pick];
-	e = r->num_events ? &r->events[c.event] : NULL;
-	profile->total = !e ? 0 : c.periods ? e->period_sum : e->samples;
-	if (strcmp(t.types[pick], "samples") != 0)
-		profile->sample_type = g_strdup_printf("%s/%s", t.types[pick], t.units[pick]);
-	keep_type(r->perf, c, r->num_events <= 1);
-	if (e && e->name && e->samples > 0 && e->all_periods && e->same_period &&
-	    strcmp(period_unit(t.names[c.event]), "nanoseconds") == 0 && e->first_period >= 1000) {
-		profile->has_period = true;
-		profile->period_us = e->first_period / 1000 + (e->first_period % 1000 >= 500);
-	}
-	for (i = 0; i < t.n; i++) {
-		char *type = g_strdup_printf("%s/%s", t.types[i], t.units[i]);
-
-		cprof_ptrs_add(&profile->sample_types, cprof_xstrdup(type));
-		g_free(type);
-	}
-	if (r->num_events > 1 && !sample_index)
-		note_events(&t, profile);
-	key_unnamed(r, profile);
-	types_free(r, &t);
-	return 0;
-}
-
-/* Parses the lines of text[0, len) (the last may lack its newline) with
- * `r`, as if read one by one: each counted, a NUL byte refused. */
-static int parse_lines(struct reader *r, const char *text, size_t len)
+int cprof_perf_parse_lines(struct reader *r, const char *text, size_t len)
 {
 	const char *p = text, *end = text + len;
 
@@ -1551,7 +720,7 @@ static int parse_lines(struct reader *r, const char *text, size_t len)
 		m = n;
 		r->line_no++;
 		if (memchr(p, '\0', n))
-			return fail(r, r->line_no, "NUL byte in perf script's text");
+			return cprof_perf_fail(r, r->line_no, "NUL byte in perf script's text");
 		if (m > 0 && p[m - 1] == '\r')
 			m--;
 		if (take_line(r, p, m) < 0)
@@ -1561,61 +730,7 @@ static int parse_lines(struct reader *r, const char *text, size_t len)
 	return settle(r);
 }
 
-/* Blocks.  Past the first sample, the text is cut after blank lines
- * (where no sample is open) into pairs of blocks: this thread parses the
- * first into the profile's tables while a second thread parses the
- * other into tables of its own, recording its samples in order; then the
- * second is merged, its frames and stacks interned and its samples
- * counted one by one, so that counts, periods, overflows, errors and
- * their lines are those of reading in one thread; its events are the
- * profile's by name.  A block whose reading depended on what came before
- * it (whether samples have headers) is parsed again here instead.  Where a chunk is cut follows the two threads' speeds
- * (balance): 3/5 of it here at first, since this thread also merges. */
-enum { BLOCK_MIN = 256 << 10 };  /* text worth cutting */
-
-struct sample_rec {
-	uint64_t period;
-	unsigned long long line;       /* the sample's header line, in the block */
-	uint32_t stack;                /* its stack's id in the block's tables */
-	bool has_period;
-};
-
-struct block {
-	const char *text;
-	size_t len;
-	struct reader r;               /* over the block's own tables */
-	struct cprof_error err;
-	int status;
-	struct sample_rec *recs;
-	size_t num_recs, recs_cap;
-	uint32_t *frame_ids;           /* the profile's id of each frame merged */
-	size_t merged_frames;
-	struct stack **stack_map;      /* the profile's entry of each stack merged */
-	size_t merged_stacks;
-	size_t merged_mmaps;
-	uint32_t *event_map;           /* the profile's index of each of the thread's events */
-	/* The thread: */
-	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t changed;
-	bool has_job, job_done, quit;
-	long long done_ns;             /* when the last job ended (CLOCK_MONOTONIC) */
-	double share;                  /* of a chunk, this thread's: balance() */
-};
-
-static void record_sample(struct block *b, const struct stack *s, bool has_period,
-			  uint64_t period, unsigned long long line)
-{
-	if (b->num_recs == b->recs_cap) {
-		b->recs_cap = b->recs_cap ? 2 * b->recs_cap : 4096;
-		b->recs = cprof_xrealloc(b->recs, b->recs_cap * sizeof(*b->recs));
-	}
-	b->recs[b->num_recs++] = (struct sample_rec){
-		.period = period, .line = line, .stack = s->id, .has_period = has_period,
-	};
-}
-
-static void perf_init(struct cprof_perf *perf)
+void cprof_perf_init(struct cprof_perf *perf)
 {
 	perf->frame_mask = 1023;
 	perf->frame_slots = cprof_pages_alloc((perf->frame_mask + 1) * sizeof(*perf->frame_slots));
@@ -1623,350 +738,9 @@ static void perf_init(struct cprof_perf *perf)
 	perf->stack_slots = cprof_pages_alloc((perf->stack_mask + 1) * sizeof(*perf->stack_slots));
 }
 
-/* Forgets the block thread's tables (what a block read that was then
- * parsed again in order). */
-static void block_forget(struct block *b)
-{
-	cprof_perf_free(b->r.perf);
-	b->r.perf = cprof_xcalloc(1, sizeof(*b->r.perf));
-	perf_init(b->r.perf);
-	events_free(&b->r);
-	b->r.last.valid = false;
-	b->merged_frames = b->merged_stacks = b->merged_mmaps = 0;
-}
-
-/* Parses a block into the thread's tables (their frames and stacks kept
- * from block to block, as their entries in the profile's are), from an
- * empty state. */
-static void parse_block(struct block *b)
-{
-	struct reader *r = &b->r;
-
-	memset(&b->err, 0, sizeof(b->err));
-	b->num_recs = 0;
-	free(r->dropped_text);
-	r->dropped_text = NULL;
-	r->dropped = 0;
-	r->last.valid = false;
-	r->line_no = r->sample_line = 0;
-	r->depth = 0;
-	r->open = false;
-	r->headers = -1;
-	b->status = parse_lines(r, b->text, b->len);
-}
-
-static long long now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (long long)t.tv_sec * 1000000000 + t.tv_nsec;
-}
-
-static void *block_main(void *arg)
-{
-	struct block *b = arg;
-
-	pthread_mutex_lock(&b->lock);
-	for (;;) {
-		while (!b->has_job && !b->quit)
-			pthread_cond_wait(&b->changed, &b->lock);
-		if (b->quit)
-			break;
-		pthread_mutex_unlock(&b->lock);
-		parse_block(b);
-		pthread_mutex_lock(&b->lock);
-		b->done_ns = now_ns();
-		b->has_job = false;
-		b->job_done = true;
-		pthread_cond_broadcast(&b->changed);
-	}
-	pthread_mutex_unlock(&b->lock);
-	return NULL;
-}
-
-/* A block and its thread; NULL (one thread reads) when no thread can be
- * made or CPROF_NO_THREADS is set. */
-static struct block *block_start(const struct reader *r)
-{
-	struct block *b;
-	pthread_attr_t attr;
-	bool ok;
-
-	if (getenv("CPROF_NO_THREADS"))
-		return NULL;
-	b = cprof_xcalloc(1, sizeof(*b));
-	b->r.perf = cprof_xcalloc(1, sizeof(*b->r.perf));
-	perf_init(b->r.perf);
-	b->r.err = &b->err;
-	b->r.block = b;
-	b->r.addresses = r->addresses;
-	b->share = 0.6;
-	pthread_mutex_init(&b->lock, NULL);
-	pthread_cond_init(&b->changed, NULL);
-	ok = pthread_attr_init(&attr) == 0;
-	ok = ok && pthread_attr_setstacksize(&attr, 256 << 10) == 0 &&
-	     pthread_create(&b->thread, &attr, block_main, b) == 0;
-	if (ok)
-		pthread_attr_destroy(&attr);
-	if (ok)
-		return b;
-	pthread_mutex_destroy(&b->lock);
-	pthread_cond_destroy(&b->changed);
-	cprof_perf_free(b->r.perf);
-	free(b);
-	return NULL;
-}
-
-static void block_end(struct block *b)
-{
-	if (!b)
-		return;
-	pthread_mutex_lock(&b->lock);
-	b->quit = true;
-	pthread_cond_broadcast(&b->changed);
-	pthread_mutex_unlock(&b->lock);
-	pthread_join(b->thread, NULL);
-	pthread_mutex_destroy(&b->lock);
-	pthread_cond_destroy(&b->changed);
-	cprof_perf_free(b->r.perf);
-	free(b->r.key);
-	free(b->r.chain);
-	free(b->r.held.chain);
-	events_free(&b->r);
-	free(b->r.last.prefix);
-	free(b->r.last.event);
-	free(b->r.dropped_text);
-	free(b->event_map);
-	free(b->recs);
-	free(b->frame_ids);
-	free(b->stack_map);
-	free(b);
-}
-
-static void block_give(struct block *b, const char *text, size_t len)
-{
-	b->text = text;
-	b->len = len;
-	pthread_mutex_lock(&b->lock);
-	b->job_done = false;
-	b->has_job = true;
-	pthread_cond_broadcast(&b->changed);
-	pthread_mutex_unlock(&b->lock);
-}
-
-static void block_wait(struct block *b)
-{
-	pthread_mutex_lock(&b->lock);
-	while (!b->job_done)
-		pthread_cond_wait(&b->changed, &b->lock);
-	pthread_mutex_unlock(&b->lock);
-}
-
-/* True when the block read as it would have after what `r` read. */
-static bool block_fits(const struct reader *r, const struct block *b)
-{
-	return b->r.headers < 0 || r->headers < 0 || b->r.headers == r->headers;
-}
-
-/* Interns the thread's new frames and stacks in r's tables. */
-static void merge_tables(struct reader *r, struct block *b)
-{
-	const struct cprof_perf *from = b->r.perf;
-	uint32_t event;
-	size_t i, j;
-
-	b->frame_ids = cprof_xrealloc(b->frame_ids, (from->num_frames + 1) * sizeof(*b->frame_ids));
-	for (i = b->merged_frames; i < from->num_frames; i++) {
-		const struct frame *f = from->frames[i];
-
-		b->frame_ids[i] = intern_frame(r->perf, f->hash, f->key, f->key_len, f->sym_len,
-					       f->dso_len, f->srcline != NULL);
-	}
-	b->merged_frames = from->num_frames;
-	b->event_map = cprof_xrealloc(b->event_map, (b->r.num_events + 1) * sizeof(*b->event_map));
-	for (i = 0; i < b->r.num_events; i++)
-		b->event_map[i] = find_event(r, b->r.events[i].name, b->r.events[i].name_len);
-	b->stack_map = cprof_xrealloc(b->stack_map, (from->stacks.len + 1) * sizeof(*b->stack_map));
-	for (i = b->merged_stacks; i < from->stacks.len; i++) {
-		const struct stack *s = from->stacks.items[i];
-
-		if (r->chain_cap < s->depth) {
-			r->chain_cap = s->depth;
-			r->chain = cprof_xrealloc(r->chain, r->chain_cap * sizeof(*r->chain));
-		}
-		for (j = 0; j < s->depth; j++)
-			r->chain[j] = b->frame_ids[s->frames[j]];
-		event = b->event_map[s->event];
-		b->stack_map[i] = intern_stack(r->perf, r->chain, s->depth, event,
-					       stack_hash(r->chain, s->depth, event));
-	}
-	b->merged_stacks = from->stacks.len;
-	for (i = b->merged_mmaps; from->mmaps && i < from->mmaps->len; i++) {
-		struct mmap m = g_array_index(from->mmaps, struct mmap, i);
-
-		m.path = g_strdup(m.path);
-		if (!r->perf->mmaps)
-			r->perf->mmaps = g_array_new(FALSE, FALSE, sizeof(struct mmap));
-		g_array_append_val(r->perf->mmaps, m);
-	}
-	b->merged_mmaps = from->mmaps ? from->mmaps->len : 0;
-	r->perf->has_dso |= from->has_dso;
-	r->perf->has_srcline |= from->has_srcline;
-}
-
-/* Counts what the block read after what `r` read; -1 at the first error,
- * the block's own or an overflow, at its line. */
-static int merge_block(struct reader *r, struct block *b)
-{
-	size_t i;
-	int status = 0;
-
-	if (!block_fits(r, b)) {
-		block_forget(b);
-		return parse_lines(r, b->text, b->len);
-	}
-	merge_tables(r, b);
-	for (i = 0; i < b->num_recs && status == 0; i++) {
-		const struct sample_rec *rec = &b->recs[i];
-
-		status = count_sample(r, b->stack_map[rec->stack], rec->has_period, rec->period,
-				      r->line_no + rec->line);
-	}
-	if (status < 0)
-		return -1;
-	if (r->headers < 0)
-		r->headers = b->r.headers;
-	if (b->r.dropped && !r->dropped) {
-		r->dropped_line = r->line_no + b->r.dropped_line;
-		r->dropped_text = b->r.dropped_text;
-		b->r.dropped_text = NULL;
-	}
-	r->dropped += b->r.dropped;
-	if (b->status < 0)
-		return fail(r, r->line_no + b->err.line, "%s", b->err.text);
-	r->line_no += b->r.line_no;
-	return 0;
-}
-
-/* The end of the last blank line ("\n\n") in data[from, len), or 0. */
-static size_t last_blank(const unsigned char *data, size_t from, size_t len)
-{
-	const unsigned char *p = data + len;
-
-	while ((size_t)(p - data) > from + 1) {
-		p = memrchr(data + from, '\n', (size_t)(p - data) - from);
-		if (!p)
-			return 0;
-		if ((size_t)(p - data) > from && p[-1] == '\n')
-			return (size_t)(p - data) + 1;
-	}
-	return 0;
-}
-
-/* Moves this thread's share of a chunk towards the one that has both
- * threads end together, from the last chunk's: this thread took `mine` -
- * `given` for the part `share` of it, the block's thread (waking
- * included) b->done_ns - `given` for the rest.  Each thread's speed
- * depends on the text and on what else the machine runs: a fixed share
- * leaves one of them idle.  Where the text is cut never changes what is
- * read. */
-static void balance(struct block *b, double share, long long given, long long mine)
-{
-	double here = (double)(mine - given) / share;
-	double there = (double)(b->done_ns - given) / (1.0 - share), best;
-
-	if (here <= 0 || there <= 0)
-		return;
-	best = there / (here + there);
-	b->share = fmin(0.8, fmax(0.2, 0.7 * b->share + 0.3 * best));
-}
-
-/* Reads the whole lines of data[0, len) with `r`, a block of them in the
- * block's thread when the text can be cut after blank lines. */
-static int read_some(struct reader *r, struct block *b, const unsigned char *data, size_t len)
-{
-	const char *text = (const char *)data;
-	size_t half = 0, end = 0;
-	long long given, mine;
-
-	if (b && r->headers >= 0 && len > BLOCK_MIN) {
-		half = last_blank(data, 0, (size_t)((double)len * b->share));
-		end = half ? last_blank(data, half, len) : 0;
-	}
-	if (end <= half)
-		return parse_lines(r, text, len);
-	given = now_ns();
-	block_give(b, text + half, end - half);
-	if (parse_lines(r, text, half) < 0) {
-		block_wait(b);
-		return -1;
-	}
-	mine = now_ns();
-	block_wait(b);
-	balance(b, (double)half / (double)end, given, mine);
-	if (merge_block(r, b) < 0)
-		return -1;
-	return parse_lines(r, text + end, len - end);
-}
-
-/* Reads the text through to its end, all its whole lines buffered at a
- * time (a chunk of it, as the input reads); an error of reading comes
- * after the whole lines before it. */
-static int read_lines(struct reader *r, struct cprof_input *in)
-{
-	struct block *b = block_start(r);
-	struct cprof_error read_err = { { 0 }, 0 };
-	size_t want = 1;
-	int status = 0;
-
-	for (;;) {
-		long long got = cprof_input_fill(in, want, &read_err);
-		const unsigned char *data = cprof_input_data(in);
-		size_t avail = cprof_input_avail(in), whole = avail;
-		bool last = got < 0 || in->eof;
-
-		if (!last || got < 0) {
-			const unsigned char *nl = avail ? memrchr(data, '\n', avail) : NULL;
-
-			whole = nl ? (size_t)(nl - data) + 1 : 0;
-		}
-		want = avail - whole + 1;
-		if (whole == 0 && !last)
-			continue;      /* a line longer than what is buffered */
-		if (read_some(r, b, data, whole) < 0) {
-			status = -1;
-			break;
-		}
-		cprof_input_skip(in, whole);
-		if (got < 0)
-			status = cprof_error_set(r->err, "%s", read_err.text);
-		if (last)
-			break;
-	}
-	block_end(b);
-	return status;
-}
-
-/* Notes the lines dropped from samples, the first named. */
-static void note_dropped(const struct reader *r, struct cprof_profile *profile)
-{
-	char where[64], *text;
-
-	if (r->child)
-		snprintf(where, sizeof(where), "line %llu of perf script's output", r->dropped_line);
-	else
-		snprintf(where, sizeof(where), "%llu", r->dropped_line);
-	text = g_strdup_printf("%s: \"%s\": %" PRIu64 " line%s inside samples that %s no frame "
-			       "(\"IP SYM (DSO)\"), source line nor header: dropped", where,
-			       r->dropped_text, r->dropped, r->dropped == 1 ? "" : "s",
-			       r->dropped == 1 ? "is" : "are");
-	cprof_ptrs_add(&profile->notes, cprof_xstrdup(text));
-	g_free(text);
-}
-
-static int read_text(struct cprof_input *in, struct cprof_profile *profile,
-		     const struct cprof_read_options *options, bool child, struct cprof_error *err)
+int cprof_perf_read_text(struct cprof_input *in, struct cprof_profile *profile,
+			 const struct cprof_read_options *options, bool child,
+			 struct cprof_error *err)
 {
 	const char *sample_index = options ? options->sample_index : NULL;
 	struct reader r = {
@@ -1975,430 +749,34 @@ static int read_text(struct cprof_input *in, struct cprof_profile *profile,
 	struct cprof_perf *perf = cprof_xcalloc(1, sizeof(*perf));
 	int status;
 
-	perf_init(perf);
+	cprof_perf_init(perf);
 	perf->addresses = r.addresses;
 	profile->format = CPROF_FORMAT_PERF;
 	profile->perf = perf;
 	r.perf = perf;
-	status = read_lines(&r, in);
+	status = cprof_perf_read_lines(&r, in);
 	if (status == 0)
 		status = end_sample(&r);
 	if (status == 0)
 		status = settle(&r);
 	if (status == 0 && r.samples == 0 && !child)
-		status = fail(&r, r.line_no, "no samples in perf script's text");
+		status = cprof_perf_fail(&r, r.line_no, "no samples in perf script's text");
 	if (status == 0)
-		status = finish(&r, profile, sample_index);
+		status = cprof_perf_finish(&r, profile, sample_index);
 	if (status == 0 && r.dropped)
-		note_dropped(&r, profile);
+		cprof_perf_note_dropped(&r, profile);
 	free(r.key);
 	free(r.last.prefix);
 	free(r.last.event);
 	free(r.dropped_text);
 	free(r.chain);
 	free(r.held.chain);
-	events_free(&r);
+	cprof_perf_events_free(&r);
 	return status;
 }
 
 int cprof_perfscript_read(struct cprof_input *in, struct cprof_profile *profile,
 			  const struct cprof_read_options *options, struct cprof_error *err)
 {
-	return read_text(in, profile, options, false, err);
-}
-
-/* The next non-blank, non-comment line of data[*pos, len), or false. */
-static bool next_line(const unsigned char *data, size_t len, size_t *pos, const char **line,
-		      size_t *line_len)
-{
-	while (*pos < len) {
-		const char *s = (const char *)data + *pos;
-		const char *nl = memchr(s, '\n', len - *pos);
-		size_t n = nl ? (size_t)(nl - s) : len - *pos;
-
-		*pos += n + 1;
-		if (n > 0 && s[n - 1] == '\r')
-			n--;
-		if (!nl && *pos > len && n < 16)
-			return false;  /* a short last line cut by the sniff window */
-		if (cprof_blank_line(s, n) || s[0] == '#')
-			continue;
-		if (memchr(s, '\0', n))
-			return false;
-		*line = s;
-		*line_len = n;
-		return true;
-	}
-	return false;
-}
-
-bool cprof_perfscript_sniff(const unsigned char *data, size_t len)
-{
-	const char *line, *second;
-	size_t n, second_len, pos = 0;
-	struct frame_text t;
-	struct header h;
-	bool records = false;
-
-	do {   /* --show-mmap-events' records first, perhaps all the window holds */
-		if (!next_line(data, len, &pos, &line, &n))
-			return records;
-	} while (line[0] != '\t' && (records = parse_header(line, n, &h) == HEADER_RECORD));
-	if (line[0] == '\t')
-		return parse_frame(line, n, false, &t);
-	if (parse_header(line, n, &h) == HEADER_SAMPLE) {
-		if (h.timed || parse_frame(h.rest, h.rest_len, false, &t))
-			return true;
-		/* its frames on the lines after it, indented by a tab, blanks or not at all */
-		return next_line(data, len, &pos, &second, &second_len) &&
-		       (second[0] == '\t' || parse_frame(second, second_len, false, &t));
-	}
-	if (has_time(line, n))  /* a header without its event, frames after it */
-		return next_line(data, len, &pos, &second, &second_len) &&
-		       (second[0] == '\t' || parse_frame(second, second_len, false, &t));
-	/* -F ip,sym: every line "IP SYM" */
-	return parse_frame(line, n, false, &t) && line[0] == ' ';
-}
-
-bool cprof_perfdata_sniff(const unsigned char *data, size_t len)
-{
-	return len >= 8 && memcmp(data, "PERFILE2", 8) == 0;
-}
-
-/* Copies what is left of `in` into a new temporary file; returns its
- * path (g_free it, and unlink the file), or NULL with `err` set. */
-static char *copy_to_temp(struct cprof_input *in, struct cprof_error *err)
-{
-	char *path = g_build_filename(g_get_tmp_dir(), "cprof-perf-XXXXXX", NULL);
-	int fd = g_mkstemp(path);
-	long long got;
-
-	if (fd < 0) {
-		cprof_error_set(err, "cannot make a temporary file for perf.data: %s",
-				strerror(errno));
-		g_free(path);
-		return NULL;
-	}
-	while ((got = cprof_input_fill(in, 1 << 20, err)) > 0) {
-		const unsigned char *p = cprof_input_data(in);
-		size_t left = (size_t)got;
-
-		while (left > 0) {
-			ssize_t w = write(fd, p, left);
-
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0) {
-				cprof_error_set(err, "cannot write a temporary file for perf.data: %s",
-						w < 0 ? strerror(errno) : "short write");
-				got = -1;
-				break;
-			}
-			p += w;
-			left -= (size_t)w;
-		}
-		if (got < 0)
-			break;
-		cprof_input_skip(in, (size_t)got);
-	}
-	close(fd);
-	if (got < 0) {
-		unlink(path);
-		g_free(path);
-		return NULL;
-	}
-	return path;
-}
-
-/* Starts `perf script -i PATH` (with the mappings, and each sample's
- * pid, by which an unnamed PC's address is made an offset in its file)
- * with its standard output on *out_fd and its standard error in the
- * file `err_fd`; returns its pid, or -1. */
-static pid_t start_perf(const char *perf, const char *path, int err_fd, int *out_fd,
-			struct cprof_error *err)
-{
-	char *argv[] = { (char *)perf, "script", "--show-mmap-events", "-F", "+pid", "-i",
-			 (char *)path, NULL };
-	posix_spawn_file_actions_t actions;
-	posix_spawnattr_t attr;
-	sigset_t pipe_default;
-	int fds[2], status;
-	pid_t pid;
-
-	if (pipe2(fds, O_CLOEXEC) != 0)
-		return cprof_error_set(err, "cannot make a pipe for perf script: %s", strerror(errno));
-	sigemptyset(&pipe_default);
-	sigaddset(&pipe_default, SIGPIPE);
-	if (posix_spawn_file_actions_init(&actions) != 0 || posix_spawnattr_init(&attr) != 0)
-		cprof_die_oom();
-	posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
-	posix_spawn_file_actions_adddup2(&actions, err_fd, STDERR_FILENO);
-	posix_spawnattr_setsigdefault(&attr, &pipe_default);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
-	status = posix_spawnp(&pid, perf, &actions, &attr, argv, environ);
-	posix_spawn_file_actions_destroy(&actions);
-	posix_spawnattr_destroy(&attr);
-	close(fds[1]);
-	if (status != 0) {
-		close(fds[0]);
-		return cprof_error_set(err, "cannot run %s: %s", perf, strerror(status));
-	}
-	*out_fd = fds[0];
-	return pid;
-}
-
-/* The first line perf wrote on its standard error (file `fd`). */
-static void first_err_line(int fd, char *line, size_t size)
-{
-	ssize_t got;
-	char *nl;
-
-	line[0] = '\0';
-	if (lseek(fd, 0, SEEK_SET) != 0)
-		return;
-	got = read(fd, line, size - 1);
-	if (got <= 0)
-		return;
-	line[got] = '\0';
-	while ((nl = strchr(line, '\n')) && nl == line)
-		memmove(line, line + 1, strlen(line));
-	if (nl)
-		*nl = '\0';
-	for (nl = line; *nl; nl++)
-		if ((unsigned char)*nl < ' ')
-			*nl = ' ';
-}
-
-/* Reads the output of `perf script -i PATH` into `profile`. */
-static int run_perf(const char *perf, const char *path, const char *source,
-		    struct cprof_profile *profile, const struct cprof_read_options *options,
-		    struct cprof_error *err)
-{
-	char err_path[] = "/tmp/cprof-perf-err-XXXXXX", fd_path[64], first[300];
-	struct cprof_input out;
-	int err_fd, out_fd = -1, status, wstatus = 0;
-	pid_t pid;
-
-	err_fd = mkstemp(err_path);
-	if (err_fd < 0)
-		return cprof_error_set(err, "cannot make a temporary file: %s", strerror(errno));
-	unlink(err_path);
-	pid = start_perf(perf, path, err_fd, &out_fd, err);
-	if (pid < 0) {
-		close(err_fd);
-		return -1;
-	}
-	snprintf(fd_path, sizeof(fd_path), "/proc/self/fd/%d", out_fd);
-	status = cprof_input_open(&out, fd_path, err);
-	close(out_fd);
-	cprof_set_context(source);
-	if (status == 0) {
-		out.name = source;
-		status = read_text(&out, profile, options, true, err);
-		cprof_input_close(&out);
-	}
-	if (status < 0)
-		kill(pid, SIGTERM);
-	while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
-		;
-	if (status == 0 && !(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0)) {
-		first_err_line(err_fd, first, sizeof(first));
-		cprof_error_set(err, "perf script failed: %s",
-				first[0] ? first : WIFSIGNALED(wstatus) ? strsignal(WTERMSIG(wstatus))
-									: "no message");
-		status = -1;
-	}
-	close(err_fd);
-	return status;
-}
-
-int cprof_perfdata_read(struct cprof_input *in, struct cprof_profile *profile,
-			const struct cprof_read_options *options, struct cprof_error *err)
-{
-	char *perf = g_find_program_in_path("perf"), *temp = NULL;
-	const char *path = in->name;
-	int status;
-
-	profile->format = CPROF_FORMAT_PERF;
-	if (!perf) {
-		if (strcmp(in->name, "-") == 0)
-			return cprof_error_set(err, "perf.data needs perf on the PATH (Debian: "
-						    "linux-perf), or its text: perf script -i FILE "
-						    "> FILE.txt");
-		return cprof_error_set(err, "perf.data needs perf on the PATH (Debian: linux-perf), "
-					    "or its text: perf script -i %s > %s.txt",
-				       in->name, in->name);
-	}
-	if (strcmp(in->name, "-") == 0) {
-		temp = copy_to_temp(in, err);
-		if (!temp) {
-			g_free(perf);
-			return -1;
-		}
-		path = temp;
-	}
-	status = run_perf(perf, path, in->name, profile, options, err);
-	if (temp)
-		unlink(temp);
-	g_free(temp);
-	g_free(perf);
-	return status;
-}
-
-/* The name of a DSO path as a key: its basename, a bracketed one whole. */
-static const char *dso_basename(const char *dso)
-{
-	const char *slash;
-
-	if (dso[0] == '[' || dso[0] == '\0')
-		return dso[0] ? dso : "[unknown]";
-	slash = strrchr(dso, '/');
-	return slash && slash[1] ? slash + 1 : dso;
-}
-
-/* The key of frame `f` by `by` (sanitized to UTF-8; g_free it): an
- * unnamed PC's by function its DSO and offset, "DSO+0xOFF". */
-static char *frame_name(const struct cprof_perf *perf, const struct frame *f, enum cprof_by by)
-{
-	const char *dso = dso_basename(frame_dso(f)), *name = frame_sym(f);
-	char *bracketed = NULL, *out;
-	bool replaced = false;
-
-	if (by == CPROF_BY_DSO) {
-		name = dso;
-	} else if (by == CPROF_BY_LINE && f->srcline) {
-		name = f->srcline;
-	} else if (perf->aliases && perf->aliases[f->id]) {
-		name = perf->aliases[f->id];
-	} else if (strcmp(frame_sym(f), "[unknown]") == 0 && strcmp(dso, "[unknown]") != 0) {
-		bracketed = dso[0] == '[' ? g_strdup(dso) : g_strdup_printf("[%s]", dso);
-		name = bracketed;
-	}
-	out = cprof_utf8_sanitize(name, strlen(name), &replaced);
-	g_free(bracketed);
-	return out;
-}
-
-static int cmp_pointers(const void *a, const void *b)
-{
-	uintptr_t x = (uintptr_t)*(char *const *)a, y = (uintptr_t)*(char *const *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Adds one stack by `options`, `names` the key of each frame id (equal
- * keys the same pointer). */
-static void add_stack(const struct stack *s, char **names, const struct cprof_key_options *options,
-		      struct cprof_dist *dist, GString *joined, GPtrArray *seen)
-{
-	uint32_t i;
-
-	if (options->by == CPROF_BY_STACK) {
-		g_string_truncate(joined, 0);
-		for (i = s->depth; i-- > 0;) {
-			size_t at;
-
-			if (joined->len)
-				g_string_append_c(joined, ';');
-			at = joined->len;
-			g_string_append(joined, names[s->frames[i]]);
-			cprof_stack_frame_tidy(joined->str + at, joined->len - at);
-		}
-		cprof_dist_add(dist, joined->str, s->samples);
-		return;
-	}
-	if (!options->cum) {
-		cprof_dist_add(dist, names[s->frames[0]], s->samples);
-		return;
-	}
-	g_ptr_array_set_size(seen, 0);
-	for (i = 0; i < s->depth; i++)
-		g_ptr_array_add(seen, names[s->frames[i]]);
-	qsort(seen->pdata, seen->len, sizeof(gpointer), cmp_pointers);
-	for (i = 0; i < seen->len; i++)
-		if (i == 0 || seen->pdata[i] != seen->pdata[i - 1])
-			cprof_dist_add(dist, seen->pdata[i], s->samples);
-}
-
-/* True when every frame of a profile read for --by=address has one. */
-static bool by_address_ok(const struct cprof_perf *perf)
-{
-	size_t i;
-
-	if (!perf->addresses)
-		return false;
-	for (i = 0; i < perf->num_frames; i++)
-		if (!perf->aliases || !perf->aliases[i])
-			return false;
-	return true;
-}
-
-int cprof_perf_to_dist(const struct cprof_profile *profile,
-		       const struct cprof_key_options *options, struct cprof_dist *dist,
-		       struct cprof_error *err)
-{
-	const struct cprof_perf *perf = profile->perf;
-	GHashTable *interned;
-	GString *joined;
-	GPtrArray *seen;
-	char **names;
-	size_t i;
-
-	if (options->by == CPROF_BY_ADDRESS && !by_address_ok(perf))
-		return cprof_error_set(err, "--by=address needs each frame's address: perf script -F "
-					    "+ip");
-	if (options->by == CPROF_BY_LINE && !perf->has_srcline)
-		return cprof_error_set(err, "--by=line needs source lines: perf script -F +srcline");
-	if (options->by == CPROF_BY_DSO && !perf->has_dso)
-		return cprof_error_set(err, "--by=dso needs the DSO of each frame: perf script -F "
-					    "+dso");
-	if (cprof_by_label_key(options->by))
-		return cprof_error_set(err, "--by=%s: perf script text has no labels",
-				       cprof_by_name(options->by));
-	interned = g_hash_table_new_full(cprof_str_hash, g_str_equal, free, NULL);
-	names = cprof_xcalloc(perf->num_frames ? perf->num_frames : 1, sizeof(*names));
-	for (i = 0; i < perf->num_frames; i++) {
-		char *name = frame_name(perf, perf->frames[i], options->by), *known;
-
-		known = g_hash_table_lookup(interned, name);
-		if (known) {
-			free(name);
-			name = known;
-		} else {
-			g_hash_table_insert(interned, name, name);
-		}
-		names[i] = name;
-	}
-	joined = g_string_sized_new(256);
-	seen = g_ptr_array_new();
-	for (i = 0; i < perf->stacks.len; i++)
-		add_stack(perf->stacks.items[i], names, options, dist, joined, seen);
-	g_ptr_array_free(seen, TRUE);
-	g_string_free(joined, TRUE);
-	free(names);
-	g_hash_table_destroy(interned);
-	return 0;
-}
-
-void cprof_perf_free(struct cprof_perf *perf)
-{
-	size_t i;
-
-	if (!perf)
-		return;
-	cprof_arena_free(&perf->arena);
-	cprof_arena_free(&perf->stack_arena);
-	free(perf->frames);
-	cprof_pages_free(perf->frame_slots, (perf->frame_mask + 1) * sizeof(*perf->frame_slots));
-	cprof_pages_free(perf->stack_slots, (perf->stack_mask + 1) * sizeof(*perf->stack_slots));
-	cprof_ptrs_clear(&perf->stacks, NULL);
-	for (i = 0; perf->mmaps && i < perf->mmaps->len; i++)
-		g_free(g_array_index(perf->mmaps, struct mmap, i).path);
-	if (perf->mmaps)
-		g_array_free(perf->mmaps, TRUE);
-	for (i = 0; perf->aliases && i < perf->num_frames; i++)
-		g_free(perf->aliases[i]);
-	free(perf->aliases);
-	free(perf);
+	return cprof_perf_read_text(in, profile, options, false, err);
 }

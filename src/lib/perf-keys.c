@@ -1,0 +1,214 @@
+/* perf-keys.c: a perf profile's samples as the keys of a distribution
+ * (stacks through keys.c's builder, DSOs by maps.c's rules), and each
+ * unnamed PC keyed by its DSO and its offset in the file. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "base/hash.h"
+#include "base/util.h"
+#include "dist.h"
+#include "keys.h"
+#include "maps.h"
+#include "perf-int.h"
+#include "perfscript.h"
+#include "profile-core.h"
+
+/* The offset in its file of address `addr` of process `pid` (has_pid)
+ * in `dso`, from the mappings perf printed, into *off; false when none
+ * holds it. */
+static bool file_offset(const struct cprof_perf *perf, bool has_pid, uint64_t pid, uint64_t addr,
+			const char *dso, uint64_t *off)
+{
+	size_t i;
+
+	for (i = perf->mmaps ? perf->mmaps->len : 0; has_pid && i-- > 0;) {
+		const struct mmap *m = &g_array_index(perf->mmaps, struct mmap, i);
+
+		if (m->pid == pid && addr >= m->start && addr - m->start < m->len &&
+		    strcmp(m->path, dso) == 0) {
+			*off = addr - m->start + m->pgoff;
+			return true;
+		}
+	}
+	return false;
+}
+
+void cprof_perf_key_unnamed(struct cprof_perf *perf, struct cprof_profile *profile)
+{
+	uint64_t runtime = 0;
+	size_t i;
+
+	for (i = 0; i < perf->num_frames; i++) {
+		const struct frame *f = perf->frames[i];
+		const char *at = f->key + 10, *colon;
+		uint64_t pid = 0, addr, off;
+		bool has_pid;
+
+		if (f->sym_len < 11 || memcmp(f->key, "[unknown]@", 10) != 0)
+			continue;
+		colon = strchr(at, ':');
+		has_pid = colon != NULL;
+		if (has_pid)
+			pid = strtoull(at, NULL, 10);
+		addr = strtoull(has_pid ? colon + 1 : at, NULL, 16);
+		if (!perf->aliases)
+			perf->aliases = cprof_xcalloc(perf->num_frames, sizeof(*perf->aliases));
+		if (!frame_dso(f)[0] || strcmp(frame_dso(f), "[unknown]") == 0) {
+			perf->aliases[i] = g_strdup_printf("0x%" PRIx64, addr);
+			continue;
+		}
+		if (!file_offset(perf, has_pid, pid, addr, frame_dso(f), &off)) {
+			off = addr;
+			runtime += addr >> 32 != 0 && frame_dso(f)[0] != '[';
+		}
+		perf->aliases[i] = g_strdup_printf("%s+0x%" PRIx64,
+						   cprof_dso_basename(frame_dso(f)), off);
+	}
+	if (runtime) {
+		char *text = g_strdup_printf(
+			"unnamed PCs keyed by the run-time address perf script printed (DSO+0xADDRESS), "
+			"which varies across runs: %" PRIu64 " of them; perf.data itself, or perf script "
+			"--show-mmap-events -F +pid, gives offsets in the file", runtime);
+
+		cprof_ptrs_add(&profile->notes, cprof_xstrdup(text));
+		g_free(text);
+	}
+}
+
+/* The key of frame `f` by `by` (sanitized to UTF-8; g_free it): an
+ * unnamed PC's by function its DSO and offset, "DSO+0xOFF"; a frame
+ * without a DSO in "[unknown]". */
+static char *frame_name(const struct cprof_perf *perf, const struct frame *f, enum cprof_by by)
+{
+	const char *dso = frame_dso(f)[0] ? cprof_dso_basename(frame_dso(f)) : "[unknown]";
+	const char *name = frame_sym(f);
+	char *bracketed = NULL, *out;
+	bool replaced = false;
+
+	if (by == CPROF_BY_DSO) {
+		name = dso;
+	} else if (by == CPROF_BY_LINE && f->srcline) {
+		name = f->srcline;
+	} else if (perf->aliases && perf->aliases[f->id]) {
+		name = perf->aliases[f->id];
+	} else if (strcmp(frame_sym(f), "[unknown]") == 0 && strcmp(dso, "[unknown]") != 0) {
+		bracketed = cprof_dso_unnamed(dso);
+		name = bracketed;
+	}
+	out = cprof_utf8_sanitize(name, strlen(name), &replaced);
+	free(bracketed);
+	return out;
+}
+
+/* Adds one stack by `options`, `names` the key of each frame id (equal
+ * keys the same pointer), `seen` room for its depth. */
+static void add_stack(const struct stack *s, const char **names,
+		      const struct cprof_key_options *options, struct cprof_dist *dist,
+		      struct cprof_stack_keys *keys, const char **seen)
+{
+	bool room = true;
+	uint32_t i;
+
+	if (options->by == CPROF_BY_STACK) {
+		cprof_stack_keys_begin(keys, dist);
+		for (i = s->depth; room && i-- > 0;)
+			room = cprof_stack_keys_push(keys, names[s->frames[i]]);
+		cprof_stack_keys_end(keys, dist, s->samples);
+		return;
+	}
+	if (!options->cum) {
+		cprof_dist_add(dist, names[s->frames[0]], s->samples);
+		return;
+	}
+	for (i = 0; i < s->depth; i++)
+		seen[i] = names[s->frames[i]];
+	cprof_keys_add_each_once(dist, seen, s->depth, s->samples);
+}
+
+/* True when every frame of a profile read for --by=address has one. */
+static bool by_address_ok(const struct cprof_perf *perf)
+{
+	size_t i;
+
+	if (!perf->addresses)
+		return false;
+	for (i = 0; i < perf->num_frames; i++)
+		if (!perf->aliases || !perf->aliases[i])
+			return false;
+	return true;
+}
+
+int cprof_perf_to_dist(const struct cprof_profile *profile,
+		       const struct cprof_key_options *options, struct cprof_dist *dist,
+		       struct cprof_error *err)
+{
+	const struct cprof_perf *perf = profile->perf;
+	struct cprof_stack_keys *keys;
+	GHashTable *interned;
+	const char **names, **seen;
+	size_t i, depth = 1;
+
+	if (options->by == CPROF_BY_ADDRESS && !by_address_ok(perf))
+		return cprof_error_set(err, "--by=address needs each frame's address: perf script -F "
+					    "+ip");
+	if (options->by == CPROF_BY_LINE && !perf->has_srcline)
+		return cprof_error_set(err, "--by=line needs source lines: perf script -F +srcline");
+	if (options->by == CPROF_BY_DSO && !perf->has_dso)
+		return cprof_error_set(err, "--by=dso needs the DSO of each frame: perf script -F "
+					    "+dso");
+	if (cprof_by_label_key(options->by))
+		return cprof_error_set(err, "--by=%s: perf script text has no labels",
+				       cprof_by_name(options->by));
+	interned = g_hash_table_new_full(cprof_str_hash, g_str_equal, free, NULL);
+	names = cprof_xcalloc(perf->num_frames ? perf->num_frames : 1, sizeof(*names));
+	for (i = 0; i < perf->num_frames; i++) {
+		char *name = frame_name(perf, perf->frames[i], options->by), *known;
+
+		known = g_hash_table_lookup(interned, name);
+		if (known) {
+			free(name);
+			name = known;
+		} else {
+			g_hash_table_insert(interned, name, name);
+		}
+		names[i] = name;
+	}
+	for (i = 0; i < perf->stacks.len; i++)
+		depth = MAX(depth, ((const struct stack *)perf->stacks.items[i])->depth);
+	seen = cprof_xcalloc(depth, sizeof(*seen));
+	keys = cprof_stack_keys_new();
+	for (i = 0; i < perf->stacks.len; i++)
+		add_stack(perf->stacks.items[i], names, options, dist, keys, seen);
+	cprof_stack_keys_free(keys);
+	free(seen);
+	free(names);
+	g_hash_table_destroy(interned);
+	return 0;
+}
+
+void cprof_perf_free(struct cprof_perf *perf)
+{
+	size_t i;
+
+	if (!perf)
+		return;
+	cprof_arena_free(&perf->arena);
+	cprof_arena_free(&perf->stack_arena);
+	free(perf->frames);
+	cprof_pages_free(perf->frame_slots, (perf->frame_mask + 1) * sizeof(*perf->frame_slots));
+	cprof_pages_free(perf->stack_slots, (perf->stack_mask + 1) * sizeof(*perf->stack_slots));
+	cprof_ptrs_clear(&perf->stacks, NULL);
+	for (i = 0; perf->mmaps && i < perf->mmaps->len; i++)
+		g_free(g_array_index(perf->mmaps, struct mmap, i).path);
+	if (perf->mmaps)
+		g_array_free(perf->mmaps, TRUE);
+	for (i = 0; perf->aliases && i < perf->num_frames; i++)
+		g_free(perf->aliases[i]);
+	free(perf->aliases);
+	free(perf);
+}
