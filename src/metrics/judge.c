@@ -14,7 +14,9 @@
 #include "noise.h"
 #include "regress.h"
 
-void cprof_warnings_add(struct cprof_warnings *warnings, const char *fmt, ...)
+/* Adds a sentence (dropped past CPROF_MAX_WARNINGS). */
+static void __attribute__((format(printf, 2, 3)))
+cprof_warnings_add(struct cprof_warnings *warnings, const char *fmt, ...)
 {
 	char *text;
 	va_list ap;

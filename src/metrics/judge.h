@@ -17,10 +17,6 @@ struct cprof_warnings {
 	char text[CPROF_MAX_WARNINGS][320];
 };
 
-/* Adds a sentence (dropped past CPROF_MAX_WARNINGS). */
-void cprof_warnings_add(struct cprof_warnings *warnings, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
 /* Prints each sentence on standard error after the program's name. */
 void cprof_warnings_print(const struct cprof_warnings *warnings);
 

@@ -35,10 +35,6 @@
  * estimate is uncertain, and a key's own runs then weigh as in a t test. */
 #define DIFFUSE_PHI 100.0
 
-/* The prior weight on phi of this much or more is what the report calls
- * its noisy keys. */
-#define NOISY_PHI 4.0
-
 struct cprof_noise {
 	size_t keys;
 	double phi[GRID];
@@ -264,17 +260,6 @@ double cprof_noise_prior_mean(const struct cprof_noise *noise)
 	for (g = 0; g < GRID; g++)
 		mean += noise->prior[g] * noise->phi[g];
 	return mean;
-}
-
-double cprof_noise_prior_noisy(const struct cprof_noise *noise)
-{
-	double noisy = 0.0;
-	size_t g;
-
-	for (g = 0; g < GRID; g++)
-		if (noise->phi[g] >= NOISY_PHI)
-			noisy += noise->prior[g];
-	return noisy;
 }
 
 /* The mixture's two-sided tail beyond z sqrt(phi) of a single-phi normal. */

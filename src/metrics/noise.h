@@ -55,9 +55,8 @@ double cprof_noise_mean(const struct cprof_noise *noise, size_t key);
 /* Key `key`'s degrees of freedom: 0 when its runs say nothing of it. */
 unsigned cprof_noise_df(const struct cprof_noise *noise, size_t key);
 
-/* The prior's mean of phi, and its weight on phi of 4 or more. */
+/* The prior's mean of phi. */
 double cprof_noise_prior_mean(const struct cprof_noise *noise);
-double cprof_noise_prior_noisy(const struct cprof_noise *noise);
 
 /* The dispersion a single-phi interval needs to hold key `key`'s mixture
  * at level 1 - alpha: phi* with sum_g w_g 2 Q(z sqrt(phi* / phi_g)) =

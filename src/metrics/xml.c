@@ -80,7 +80,8 @@ static size_t text_columns(const uint32_t *cp, size_t len)
 	return sum;
 }
 
-size_t cprof_xml_columns_n(const char *s, size_t len)
+/* The columns the `len` bytes at `s` take as they are drawn. */
+static size_t columns_n(const char *s, size_t len)
 {
 	struct text t;
 	size_t n;
@@ -133,7 +134,7 @@ static void put_chars(FILE *out, const uint32_t *cp, size_t len, bool escape)
 
 size_t cprof_xml_columns(const char *s)
 {
-	return cprof_xml_columns_n(s, strlen(s));
+	return columns_n(s, strlen(s));
 }
 
 void cprof_xml_escaped_n(FILE *out, const char *s, size_t len)

@@ -25,10 +25,7 @@ void cprof_xml_fit_n(FILE *out, const char *s, size_t len, size_t max, bool keep
 /* cprof_xml_fit_n of the string `s`. */
 void cprof_xml_fit(FILE *out, const char *s, size_t max, bool keep_end, bool escape);
 
-/* The columns the `len` bytes at `s` take as they are drawn. */
-size_t cprof_xml_columns_n(const char *s, size_t len);
-
-/* cprof_xml_columns_n of the string `s`. */
+/* The columns the string `s` takes as it is drawn. */
 size_t cprof_xml_columns(const char *s);
 
 #endif

@@ -36,7 +36,7 @@ struct cprof_sched;
  * standard input).  Returns a problem with its LP built, which the caller
  * frees with cprof_sched_free, or NULL with `err` set: "invalid JSON ..."
  * with err->line, or "JSON.PATH: what is wrong".  Out of memory, here and
- * in every function of this header, ends the program as lib's allocator
+ * in every function of this header, ends the program as base's allocator
  * does (cprof_die_oom, naming the input). */
 struct cprof_sched *cprof_sched_read(const char *source, struct cprof_error *err);
 

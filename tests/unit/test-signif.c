@@ -1,5 +1,5 @@
 /* test-signif: the tests, intervals and null distributions of
- * src/signif.c against closed forms and published values. */
+ * src/metrics/signif.c against closed forms and published values. */
 #include "config.h"
 
 #include <math.h>

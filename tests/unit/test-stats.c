@@ -1,5 +1,5 @@
 /* test-stats: entropy, the stability summary and the top-k Manhattan
- * distance of src/stats.c against values worked out by hand. */
+ * distance of src/metrics/stats.c against values worked out by hand. */
 #include "config.h"
 
 #include <math.h>
