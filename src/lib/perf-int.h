@@ -85,6 +85,7 @@ struct cprof_perf {
 struct mmap {
 	uint64_t pid, start, len, pgoff;
 	char *path;            /* g_free it */
+	bool anonymous;        /* no file behind it: device and inode 0, or an anonymous name */
 };
 
 /* What one frame's text holds, pointing into the line. */
@@ -288,6 +289,11 @@ bool cprof_perf_has_time(const char *line, size_t len);
  * [0xSTART(0xLEN) @ PGOFF ...]: PROT PATH" line prints; another record,
  * or a line not so, is passed over. */
 void cprof_perf_take_mmap(struct cprof_perf *perf, const char *line, size_t len);
+
+/* True when dso[0, len) names a mapping with no file offset behind its
+ * addresses (JIT code): "//anon", "/anon_hugepage", "/dev/zero",
+ * "/memfd:...", "perf-PID.map"; keyed "[NAME]" as keys.c keys them. */
+bool cprof_perf_dso_anonymous(const char *dso, size_t len);
 
 /* The length of an event's name without perf's modifiers: "cpu-clock:ppp"
  * is "cpu-clock", "sched:sched_switch" stays. */

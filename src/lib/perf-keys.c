@@ -18,11 +18,10 @@
 #include "perfscript.h"
 #include "profile-core.h"
 
-/* The offset in its file of address `addr` of process `pid` (has_pid)
- * in `dso`, from the mappings perf printed, into *off; false when none
- * holds it. */
-static bool file_offset(const struct cprof_perf *perf, bool has_pid, uint64_t pid, uint64_t addr,
-			const char *dso, uint64_t *off)
+/* The mapping perf printed that holds address `addr` of process `pid`
+ * (has_pid) in `dso`, the newest of them; NULL when none. */
+static const struct mmap *mapping_of(const struct cprof_perf *perf, bool has_pid, uint64_t pid,
+				     uint64_t addr, const char *dso)
 {
 	size_t i;
 
@@ -30,12 +29,25 @@ static bool file_offset(const struct cprof_perf *perf, bool has_pid, uint64_t pi
 		const struct mmap *m = &g_array_index(perf->mmaps, struct mmap, i);
 
 		if (m->pid == pid && addr >= m->start && addr - m->start < m->len &&
-		    strcmp(m->path, dso) == 0) {
-			*off = addr - m->start + m->pgoff;
-			return true;
-		}
+		    strcmp(m->path, dso) == 0)
+			return m;
 	}
-	return false;
+	return NULL;
+}
+
+/* The key of an unnamed PC at `addr` in `dso`, where no file offset
+ * tells its place: "[NAME]" by function as keys.c keys it, the address
+ * itself by address (g_free it). */
+static char *anonymous_key(const struct cprof_perf *perf, const char *dso, uint64_t addr)
+{
+	char *key, *out;
+
+	if (perf->addresses)
+		return g_strdup_printf("0x%" PRIx64, addr);
+	key = cprof_dso_unnamed(cprof_dso_basename(dso));
+	out = g_strdup(key);
+	free(key);
+	return out;
 }
 
 void cprof_perf_key_unnamed(struct cprof_perf *perf, struct cprof_profile *profile)
@@ -45,7 +57,8 @@ void cprof_perf_key_unnamed(struct cprof_perf *perf, struct cprof_profile *profi
 
 	for (i = 0; i < perf->num_frames; i++) {
 		const struct frame *f = perf->frames[i];
-		const char *at = f->key + 10, *colon;
+		const char *at = f->key + 10, *colon, *dso = frame_dso(f);
+		const struct mmap *m;
 		uint64_t pid = 0, addr, off;
 		bool has_pid;
 
@@ -58,16 +71,22 @@ void cprof_perf_key_unnamed(struct cprof_perf *perf, struct cprof_profile *profi
 		addr = strtoull(has_pid ? colon + 1 : at, NULL, 16);
 		if (!perf->aliases)
 			perf->aliases = cprof_xcalloc(perf->num_frames, sizeof(*perf->aliases));
-		if (!frame_dso(f)[0] || strcmp(frame_dso(f), "[unknown]") == 0) {
+		if (!dso[0] || strcmp(dso, "[unknown]") == 0) {
 			perf->aliases[i] = g_strdup_printf("0x%" PRIx64, addr);
 			continue;
 		}
-		if (!file_offset(perf, has_pid, pid, addr, frame_dso(f), &off)) {
-			off = addr;
-			runtime += addr >> 32 != 0 && frame_dso(f)[0] != '[';
+		m = mapping_of(perf, has_pid, pid, addr, dso);
+		if ((m && m->anonymous) || cprof_perf_dso_anonymous(dso, strlen(dso))) {
+			perf->aliases[i] = anonymous_key(perf, dso, addr);
+			continue;
 		}
-		perf->aliases[i] = g_strdup_printf("%s+0x%" PRIx64,
-						   cprof_dso_basename(frame_dso(f)), off);
+		if (m) {
+			off = addr - m->start + m->pgoff;
+		} else {
+			off = addr;
+			runtime += addr >> 32 != 0 && dso[0] != '[';
+		}
+		perf->aliases[i] = g_strdup_printf("%s+0x%" PRIx64, cprof_dso_basename(dso), off);
 	}
 	if (runtime) {
 		char *text = g_strdup_printf(

@@ -334,11 +334,12 @@ static bool is_inlined(const struct frame_text *t)
 	return t->dso_len == 7 && memcmp(t->dso, "inlined", 7) == 0;
 }
 
-/* An unnamed PC in a file: "[unknown]" in a DSO that is no "[...]". */
+/* An unnamed PC in a file: "[unknown]" in a DSO that is no "[...]" nor
+ * an anonymous mapping (those keep "[NAME]"). */
 static bool unnamed_pc(const struct frame_text *t)
 {
 	return t->ip && t->ip_len <= 16 && t->sym_len == 9 && memcmp(t->sym, "[unknown]", 9) == 0 &&
-	       t->dso_len > 0 && t->dso[0] != '[';
+	       t->dso_len > 0 && t->dso[0] != '[' && !cprof_perf_dso_anonymous(t->dso, t->dso_len);
 }
 
 /* The id of the unnamed PC `t`: its symbol "[unknown]@[PID:]ADDR", its
