@@ -18,21 +18,95 @@
 #include "perfscript.h"
 #include "profile-core.h"
 
-/* The mapping perf printed that holds address `addr` of process `pid`
- * (has_pid) in `dso`, the newest of them; NULL when none. */
-static const struct mmap *mapping_of(const struct cprof_perf *perf, bool has_pid, uint64_t pid,
-				     uint64_t addr, const char *dso)
+/* perf's mappings sorted by (pid, path, start, text order), so that the
+ * ones of a process and file are found by binary search. */
+struct map_index {
+	const struct mmap **by;   /* into perf->mmaps */
+	uint64_t *max_end;        /* the greatest end of its group's mappings up to each */
+	size_t n;
+};
+
+static int cmp_mmaps(const void *a, const void *b)
+{
+	const struct mmap *x = *(const struct mmap *const *)a, *y = *(const struct mmap *const *)b;
+	int c;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if ((c = strcmp(x->path, y->path)) != 0)
+		return c;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+static uint64_t end_of(const struct mmap *m)
+{
+	return m->start + m->len < m->start ? UINT64_MAX : m->start + m->len;
+}
+
+static void map_index_build(struct map_index *ix, const struct cprof_perf *perf)
 {
 	size_t i;
 
-	for (i = perf->mmaps ? perf->mmaps->len : 0; has_pid && i-- > 0;) {
-		const struct mmap *m = &g_array_index(perf->mmaps, struct mmap, i);
+	ix->n = perf->mmaps ? perf->mmaps->len : 0;
+	ix->by = cprof_xcalloc(ix->n ? ix->n : 1, sizeof(*ix->by));
+	ix->max_end = cprof_xcalloc(ix->n ? ix->n : 1, sizeof(*ix->max_end));
+	for (i = 0; i < ix->n; i++)
+		ix->by[i] = &g_array_index(perf->mmaps, struct mmap, i);
+	qsort(ix->by, ix->n, sizeof(*ix->by), cmp_mmaps);
+	for (i = 0; i < ix->n; i++) {
+		const struct mmap *m = ix->by[i], *p = i ? ix->by[i - 1] : NULL;
 
-		if (m->pid == pid && addr >= m->start && addr - m->start < m->len &&
-		    strcmp(m->path, dso) == 0)
-			return m;
+		ix->max_end[i] = end_of(m);
+		if (p && p->pid == m->pid && strcmp(p->path, m->path) == 0)
+			ix->max_end[i] = MAX(ix->max_end[i], ix->max_end[i - 1]);
 	}
-	return NULL;
+}
+
+static void map_index_free(struct map_index *ix)
+{
+	free(ix->by);
+	free(ix->max_end);
+}
+
+/* The order of (pid, dso, addr) against mapping m's (pid, path, start). */
+static int cmp_place(uint64_t pid, const char *dso, uint64_t addr, const struct mmap *m)
+{
+	int c;
+
+	if (pid != m->pid)
+		return pid < m->pid ? -1 : 1;
+	if ((c = strcmp(dso, m->path)) != 0)
+		return c;
+	return addr < m->start ? -1 : 1;
+}
+
+/* The mapping perf printed that holds address `addr` of process `pid`
+ * in `dso`, the newest of them; NULL when none.  A binary search, then
+ * back over the mappings of the file that reach past addr. */
+static const struct mmap *mapping_of(const struct map_index *ix, uint64_t pid, uint64_t addr,
+				     const char *dso)
+{
+	const struct mmap *best = NULL;
+	size_t lo = 0, hi = ix->n;
+
+	while (lo < hi) {       /* the first mapping past (pid, dso, addr) */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cmp_place(pid, dso, addr, ix->by[mid]) < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	while (lo-- > 0 && ix->by[lo]->pid == pid && ix->max_end[lo] > addr &&
+	       strcmp(ix->by[lo]->path, dso) == 0) {
+		const struct mmap *m = ix->by[lo];
+
+		if (addr < end_of(m) && (!best || m > best))
+			best = m;
+	}
+	return best;
 }
 
 /* The key of an unnamed PC at `addr` in `dso`, where no file offset
@@ -52,9 +126,11 @@ static char *anonymous_key(const struct cprof_perf *perf, const char *dso, uint6
 
 void cprof_perf_key_unnamed(struct cprof_perf *perf, struct cprof_profile *profile)
 {
+	struct map_index ix;
 	uint64_t runtime = 0;
 	size_t i;
 
+	map_index_build(&ix, perf);
 	for (i = 0; i < perf->num_frames; i++) {
 		const struct frame *f = perf->frames[i];
 		const char *at = f->key + 10, *colon, *dso = frame_dso(f);
@@ -75,7 +151,7 @@ void cprof_perf_key_unnamed(struct cprof_perf *perf, struct cprof_profile *profi
 			perf->aliases[i] = g_strdup_printf("0x%" PRIx64, addr);
 			continue;
 		}
-		m = mapping_of(perf, has_pid, pid, addr, dso);
+		m = has_pid ? mapping_of(&ix, pid, addr, dso) : NULL;
 		if ((m && m->anonymous) || cprof_perf_dso_anonymous(dso, strlen(dso))) {
 			perf->aliases[i] = anonymous_key(perf, dso, addr);
 			continue;
@@ -88,6 +164,7 @@ void cprof_perf_key_unnamed(struct cprof_perf *perf, struct cprof_profile *profi
 		}
 		perf->aliases[i] = g_strdup_printf("%s+0x%" PRIx64, cprof_dso_basename(dso), off);
 	}
+	map_index_free(&ix);
 	if (runtime) {
 		char *text = g_strdup_printf(
 			"unnamed PCs keyed by the run-time address perf script printed (DSO+0xADDRESS), "
