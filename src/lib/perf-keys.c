@@ -109,6 +109,59 @@ static const struct mmap *mapping_of(const struct map_index *ix, uint64_t pid, u
 	return best;
 }
 
+/* How many forks up a child's address is looked for in its parents'. */
+enum { MAX_FORK_DEPTH = 64 };
+
+static int cmp_forks(const void *a, const void *b)
+{
+	const struct fork *x = a, *y = b;
+
+	if (x->child != y->child)
+		return x->child < y->child ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* perf->forks sorted by child, each child's forks in text order. */
+static void forks_sort(struct cprof_perf *perf)
+{
+	if (perf->forks)
+		qsort(perf->forks->data, perf->forks->len, sizeof(struct fork), cmp_forks);
+}
+
+/* The process that process `pid` was forked from (its last fork in the
+ * text, when its pid was reused), into *parent; false when none. */
+static bool parent_of(const struct cprof_perf *perf, uint64_t pid, uint64_t *parent)
+{
+	size_t lo = 0, hi = perf->forks ? perf->forks->len : 0;
+
+	while (lo < hi) {       /* the first fork of a child past pid */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (g_array_index(perf->forks, struct fork, mid).child <= pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || g_array_index(perf->forks, struct fork, lo - 1).child != pid)
+		return false;
+	*parent = g_array_index(perf->forks, struct fork, lo - 1).parent;
+	return true;
+}
+
+/* mapping_of for process `pid`, else for the process it was forked from
+ * (the mappings a child inherits have no record of their own), and up. */
+static const struct mmap *inherited_mapping_of(const struct cprof_perf *perf,
+					       const struct map_index *ix, uint64_t pid,
+					       uint64_t addr, const char *dso)
+{
+	const struct mmap *m = mapping_of(ix, pid, addr, dso);
+	int depth;
+
+	for (depth = 0; !m && depth < MAX_FORK_DEPTH && parent_of(perf, pid, &pid); depth++)
+		m = mapping_of(ix, pid, addr, dso);
+	return m;
+}
+
 /* The key of an unnamed PC at `addr` in `dso`, where no file offset
  * tells its place: "[NAME]" by function as keys.c keys it, the address
  * itself by address (g_free it). */
@@ -124,13 +177,14 @@ static char *anonymous_key(const struct cprof_perf *perf, const char *dso, uint6
 	return out;
 }
 
-void cprof_perf_key_unnamed(struct cprof_perf *perf, struct cprof_profile *profile)
+void cprof_perf_key_unnamed(struct cprof_perf *perf, bool child, struct cprof_profile *profile)
 {
 	struct map_index ix;
 	uint64_t runtime = 0;
 	size_t i;
 
 	map_index_build(&ix, perf);
+	forks_sort(perf);
 	for (i = 0; i < perf->num_frames; i++) {
 		const struct frame *f = perf->frames[i];
 		const char *at = f->key + 10, *colon, *dso = frame_dso(f);
@@ -151,7 +205,7 @@ void cprof_perf_key_unnamed(struct cprof_perf *perf, struct cprof_profile *profi
 			perf->aliases[i] = g_strdup_printf("0x%" PRIx64, addr);
 			continue;
 		}
-		m = has_pid ? mapping_of(&ix, pid, addr, dso) : NULL;
+		m = has_pid ? inherited_mapping_of(perf, &ix, pid, addr, dso) : NULL;
 		if ((m && m->anonymous) || cprof_perf_dso_anonymous(dso, strlen(dso))) {
 			perf->aliases[i] = anonymous_key(perf, dso, addr);
 			continue;
@@ -168,8 +222,11 @@ void cprof_perf_key_unnamed(struct cprof_perf *perf, struct cprof_profile *profi
 	if (runtime) {
 		char *text = g_strdup_printf(
 			"unnamed PCs keyed by the run-time address perf script printed (DSO+0xADDRESS), "
-			"which varies across runs: %" PRIu64 " of them; perf.data itself, or perf script "
-			"--show-mmap-events -F +pid, gives offsets in the file", runtime);
+			"which varies across runs: %" PRIu64 " of them; %s", runtime,
+			child ? "perf printed no mapping of their process (or of one it was forked "
+				"from) that holds them" :
+				"perf.data itself, or perf script --show-mmap-events "
+				"--show-task-events -F +pid, gives offsets in the file");
 
 		cprof_ptrs_add(&profile->notes, cprof_xstrdup(text));
 		g_free(text);
@@ -303,6 +360,8 @@ void cprof_perf_free(struct cprof_perf *perf)
 		g_free(g_array_index(perf->mmaps, struct mmap, i).path);
 	if (perf->mmaps)
 		g_array_free(perf->mmaps, TRUE);
+	if (perf->forks)
+		g_array_free(perf->forks, TRUE);
 	for (i = 0; perf->aliases && i < perf->num_frames; i++)
 		g_free(perf->aliases[i]);
 	free(perf->aliases);

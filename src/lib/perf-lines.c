@@ -391,14 +391,34 @@ static bool no_file(const char *p)
 	       maj == 0 && min == 0 && inode == 0;
 }
 
+/* Keeps the process a "PERF_RECORD_FORK(PID:TID):(PPID:PTID)" line of
+ * perf script --show-task-events starts (PID other than PPID). */
+static void take_fork(struct cprof_perf *perf, const char *p)
+{
+	unsigned long long child, tid, parent, ptid;
+	struct fork f;
+
+	if (sscanf(p, "PERF_RECORD_FORK(%llu:%llu):(%llu:%llu)", &child, &tid, &parent, &ptid) != 4 ||
+	    child == parent)
+		return;
+	f.child = child;
+	f.parent = parent;
+	if (!perf->forks)
+		perf->forks = g_array_new(FALSE, FALSE, sizeof(struct fork));
+	g_array_append_val(perf->forks, f);
+}
+
 /* Keeps the mapping a "PERF_RECORD_MMAP[2] PID/TID: [0xSTART(0xLEN) @
- * PGOFF ...]: PROT PATH" line of perf script --show-mmap-events prints;
- * another record, or a line not so, is passed over. */
-void cprof_perf_take_mmap(struct cprof_perf *perf, const char *line, size_t len)
+ * PGOFF ...]: PROT PATH" line of perf script --show-mmap-events prints,
+ * or the fork a PERF_RECORD_FORK line does; another record, or a line
+ * not so, is passed over. */
+void cprof_perf_take_record(struct cprof_perf *perf, const char *line, size_t len)
 {
 	char *text = g_strndup(line, len), *p = strstr(text, "PERF_RECORD_MMAP"), *end;
 	struct mmap m = { 0 };
 
+	if (!p && (p = strstr(text, "PERF_RECORD_FORK(")))
+		take_fork(perf, p);
 	if (!p || !(p = strchr(p, ' ')))
 		goto out;
 	m.pid = strtoull(p, &end, 10);

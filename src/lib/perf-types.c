@@ -205,7 +205,7 @@ int cprof_perf_finish(struct reader *r, struct cprof_profile *profile, const cha
 	}
 	if (r->num_events > 1 && !sample_index)
 		note_events(&t, profile);
-	cprof_perf_key_unnamed(r->perf, profile);
+	cprof_perf_key_unnamed(r->perf, r->child, profile);
 	types_free(r, &t);
 	return 0;
 }

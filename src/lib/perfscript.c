@@ -646,7 +646,7 @@ static int take_other_line(struct reader *r, const char *line, size_t len)
 		return take_header(r, line, &h, r->last.event_index);
 	switch (cprof_perf_parse_header(line, len, &h)) {
 	case HEADER_RECORD:
-		cprof_perf_take_mmap(r->perf, line, len);
+		cprof_perf_take_record(r->perf, line, len);
 		return end_sample(r);
 	case HEADER_SAMPLE:
 		return take_header(r, line, &h, UINT32_MAX);
