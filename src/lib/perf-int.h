@@ -149,6 +149,7 @@ struct reader {
 	size_t num_events, events_cap;
 	uint32_t sample_event; /* the open sample's */
 	bool sample_has_pid;   /* the open sample's header named its process */
+	bool at_header;        /* the frame pushed is the header line's (its IP a run-time one) */
 	uint64_t sample_pid;
 	struct last_header {   /* the last header read whole, for same_header */
 		bool valid;

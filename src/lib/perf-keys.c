@@ -177,44 +177,95 @@ static char *anonymous_key(const struct cprof_perf *perf, const char *dso, uint6
 	return out;
 }
 
+/* An unnamed PC's frame: "[unknown]@[PID:]ADDR[~]" ("~" a call
+ * chain's). */
+struct unnamed {
+	uint64_t pid, addr;
+	bool has_pid, chain;
+};
+
+/* Reads frame f's unnamed PC into *u; false when f is none. */
+static bool unnamed_of(const struct frame *f, struct unnamed *u)
+{
+	const char *at = f->key + 10, *colon;
+	char *end;
+
+	if (f->sym_len < 11 || memcmp(f->key, "[unknown]@", 10) != 0)
+		return false;
+	colon = strchr(at, ':');
+	u->has_pid = colon != NULL;
+	u->pid = u->has_pid ? strtoull(at, NULL, 10) : 0;
+	u->addr = strtoull(u->has_pid ? colon + 1 : at, &end, 16);
+	u->chain = *end == '~';
+	return true;
+}
+
+/* True when `dso` names a file whose offsets a mapping could give. */
+static bool in_file(const char *dso)
+{
+	return dso[0] && dso[0] != '[' && !cprof_perf_dso_anonymous(dso, strlen(dso));
+}
+
+/* True when the call chains' unnamed PCs are run-time addresses: every
+ * one in a file lies in a mapping of its process and file (perf 6 prints
+ * them relative to the file, which a non-PIE program's mapping may hold
+ * by chance, but not all of them). */
+static bool chains_absolute(const struct cprof_perf *perf, const struct map_index *ix)
+{
+	size_t i, inside = 0;
+	struct unnamed u;
+
+	for (i = 0; i < perf->num_frames; i++) {
+		const struct frame *f = perf->frames[i];
+
+		const struct mmap *m;
+
+		if (!unnamed_of(f, &u) || !u.chain || !u.has_pid || !in_file(frame_dso(f)))
+			continue;
+		m = inherited_mapping_of(perf, ix, u.pid, u.addr, frame_dso(f));
+		if (!m)
+			return false;
+		inside += !m->anonymous;
+	}
+	return inside > 0;
+}
+
 void cprof_perf_key_unnamed(struct cprof_perf *perf, bool child, struct cprof_profile *profile)
 {
 	struct map_index ix;
 	uint64_t runtime = 0;
+	bool absolute;
 	size_t i;
 
 	map_index_build(&ix, perf);
 	forks_sort(perf);
+	absolute = chains_absolute(perf, &ix);
 	for (i = 0; i < perf->num_frames; i++) {
 		const struct frame *f = perf->frames[i];
-		const char *at = f->key + 10, *colon, *dso = frame_dso(f);
-		const struct mmap *m;
-		uint64_t pid = 0, addr, off;
-		bool has_pid;
+		const char *dso = frame_dso(f);
+		const struct mmap *m = NULL;
+		struct unnamed u;
+		uint64_t off;
 
-		if (f->sym_len < 11 || memcmp(f->key, "[unknown]@", 10) != 0)
+		if (!unnamed_of(f, &u))
 			continue;
-		colon = strchr(at, ':');
-		has_pid = colon != NULL;
-		if (has_pid)
-			pid = strtoull(at, NULL, 10);
-		addr = strtoull(has_pid ? colon + 1 : at, NULL, 16);
 		if (!perf->aliases)
 			perf->aliases = cprof_xcalloc(perf->num_frames, sizeof(*perf->aliases));
 		if (!dso[0] || strcmp(dso, "[unknown]") == 0) {
-			perf->aliases[i] = g_strdup_printf("0x%" PRIx64, addr);
+			perf->aliases[i] = g_strdup_printf("0x%" PRIx64, u.addr);
 			continue;
 		}
-		m = has_pid ? inherited_mapping_of(perf, &ix, pid, addr, dso) : NULL;
+		if (u.has_pid)
+			m = inherited_mapping_of(perf, &ix, u.pid, u.addr, dso);
 		if ((m && m->anonymous) || cprof_perf_dso_anonymous(dso, strlen(dso))) {
-			perf->aliases[i] = anonymous_key(perf, dso, addr);
+			perf->aliases[i] = anonymous_key(perf, dso, u.addr);
 			continue;
 		}
-		if (m) {
-			off = addr - m->start + m->pgoff;
+		if (m && (!u.chain || absolute)) {
+			off = u.addr - m->start + m->pgoff;
 		} else {
-			off = addr;
-			runtime += addr >> 32 != 0 && dso[0] != '[';
+			off = u.addr;
+			runtime += u.addr >> 32 != 0 && dso[0] != '[';
 		}
 		perf->aliases[i] = g_strdup_printf("%s+0x%" PRIx64, cprof_dso_basename(dso), off);
 	}

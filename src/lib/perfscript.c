@@ -342,8 +342,10 @@ static bool unnamed_pc(const struct frame_text *t)
 	       t->dso_len > 0 && t->dso[0] != '[' && !cprof_perf_dso_anonymous(t->dso, t->dso_len);
 }
 
-/* The id of the unnamed PC `t`: its symbol "[unknown]@[PID:]ADDR", its
- * address kept (made a file offset or not when the profile is finished). */
+/* The id of the unnamed PC `t`: its symbol "[unknown]@[PID:]ADDR", with
+ * "~" after a call chain's (perf 6 prints those relative to the file
+ * already), its address kept (made a file offset or not when the
+ * profile is finished). */
 static uint32_t unnamed_id(struct reader *r, const struct frame_text *t)
 {
 	struct frame_text named = *t;
@@ -354,9 +356,10 @@ static uint32_t unnamed_id(struct reader *r, const struct frame_text *t)
 	digits[t->ip_len] = '\0';
 	addr = strtoull(digits, NULL, 16);
 	if (r->sample_has_pid)
-		snprintf(sym, sizeof(sym), "[unknown]@%" PRIu64 ":%" PRIx64, r->sample_pid, addr);
+		snprintf(sym, sizeof(sym), "[unknown]@%" PRIu64 ":%" PRIx64 "%s", r->sample_pid, addr,
+			 r->at_header ? "" : "~");
 	else
-		snprintf(sym, sizeof(sym), "[unknown]@%" PRIx64, addr);
+		snprintf(sym, sizeof(sym), "[unknown]@%" PRIx64 "%s", addr, r->at_header ? "" : "~");
 	named.sym = sym;
 	named.sym_len = strlen(sym);
 	named.padded = false;
@@ -607,8 +610,11 @@ static int take_header(struct reader *r, const char *line, const struct header *
 	r->sample_period = h->period;
 	r->sample_has_pid = h->has_pid;
 	r->sample_pid = h->pid;
-	if (cprof_perf_parse_frame(h->rest, h->rest_len, false, &t))
+	if (cprof_perf_parse_frame(h->rest, h->rest_len, false, &t)) {
+		r->at_header = true;
 		push_frame(r, &t);
+		r->at_header = false;
+	}
 	return 0;
 }
 
