@@ -373,14 +373,19 @@ static __attribute__((noinline)) void push_other_frame(struct reader *r,
 {
 	size_t i;
 
-	if (is_inlined(t) && !r->addresses) {
+	if (is_inlined(t)) {
 		struct frame_text bare = *t;
 
 		bare.dso = "";
 		bare.dso_len = 0;
-		r->chain[r->depth++] = frame_id(r, &bare);
+		r->chain[r->depth++] = r->addresses && t->ip && t->ip_len <= 16 ?
+					       unnamed_id(r, &bare) : frame_id(r, &bare);
 		r->inlined++;
 		return;
+	}
+	if (r->addresses) {    /* inlined frames have the PC of this one: keyed once, here */
+		r->depth -= r->inlined;
+		r->inlined = 0;
 	}
 	r->chain[r->depth++] = unnamed_pc(t) || (r->addresses && t->ip && t->ip_len <= 16) ?
 				       unnamed_id(r, t) : frame_id(r, t);
