@@ -607,7 +607,7 @@ static int take_header(struct reader *r, const char *line, const struct header *
 	if (begin_sample(r, true) < 0)
 		return -1;
 	if (index == UINT32_MAX) {
-		index = cprof_perf_find_event(r, h->event, cprof_perf_event_name_len(h->event, h->event_len));
+		index = cprof_perf_find_event(r, h->event, h->event_len);
 		cprof_perf_keep_header(r, line, h, index);
 	}
 	r->sample_event = index;
