@@ -46,7 +46,7 @@ struct block {
 	size_t merged_frames;
 	struct stack **stack_map;      /* the profile's entry of each stack merged */
 	size_t merged_stacks;
-	size_t merged_mmaps;
+	size_t merged_mmaps, merged_forks;
 	uint32_t *event_map;           /* the profile's index of each of the thread's events */
 	/* The thread: */
 	pthread_t thread;
@@ -78,7 +78,7 @@ static void block_forget(struct block *b)
 	cprof_perf_init(b->r.perf);
 	cprof_perf_events_free(&b->r);
 	b->r.last.valid = false;
-	b->merged_frames = b->merged_stacks = b->merged_mmaps = 0;
+	b->merged_frames = b->merged_stacks = b->merged_mmaps = b->merged_forks = 0;
 }
 
 /* Parses a block into the thread's tables (their frames and stacks kept
@@ -258,6 +258,14 @@ static void merge_tables(struct reader *r, struct block *b)
 		g_array_append_val(r->perf->mmaps, m);
 	}
 	b->merged_mmaps = from->mmaps ? from->mmaps->len : 0;
+	if (from->forks && b->merged_forks < from->forks->len) {
+		if (!r->perf->forks)
+			r->perf->forks = g_array_new(FALSE, FALSE, sizeof(struct fork));
+		g_array_append_vals(r->perf->forks,
+				    &g_array_index(from->forks, struct fork, b->merged_forks),
+				    from->forks->len - b->merged_forks);
+	}
+	b->merged_forks = from->forks ? from->forks->len : 0;
 	r->perf->has_dso |= from->has_dso;
 	r->perf->has_srcline |= from->has_srcline;
 }

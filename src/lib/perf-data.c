@@ -66,15 +66,15 @@ static char *copy_to_temp(struct cprof_input *in, struct cprof_error *err)
 	return path;
 }
 
-/* Starts `perf script -i PATH` (with the mappings, and each sample's
- * pid, by which an unnamed PC's address is made an offset in its file)
+/* Starts `perf script -i PATH` (with the mappings, the forks, and each
+ * sample's pid, by which an unnamed PC's address is made an offset in its file)
  * with its standard output on *out_fd and its standard error in the
  * file `err_fd`; returns its pid, or -1. */
 static pid_t start_perf(const char *perf, const char *path, int err_fd, int *out_fd,
 			struct cprof_error *err)
 {
-	char *argv[] = { (char *)perf, "script", "--show-mmap-events", "-F", "+pid", "-i",
-			 (char *)path, NULL };
+	char *argv[] = { (char *)perf, "script", "--show-mmap-events", "--show-task-events", "-F",
+			 "+pid", "-i", (char *)path, NULL };
 	posix_spawn_file_actions_t actions;
 	posix_spawnattr_t attr;
 	sigset_t pipe_default;

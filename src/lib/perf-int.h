@@ -77,6 +77,7 @@ struct cprof_perf {
 	bool has_dso;          /* some frame named its DSO */
 	bool has_srcline;      /* the text carried source lines */
 	GArray *mmaps;         /* struct mmap: perf script --show-mmap-events' */
+	GArray *forks;         /* struct fork: perf script --show-task-events' */
 	char **aliases;        /* by frame id: an unnamed PC's key, "DSO+0xOFF", or NULL */
 	bool addresses;        /* read for --by=address: every frame with an IP has an alias */
 };
@@ -85,6 +86,13 @@ struct cprof_perf {
 struct mmap {
 	uint64_t pid, start, len, pgoff;
 	char *path;            /* g_free it */
+	bool anonymous;        /* no file behind it: device and inode 0, or an anonymous name */
+};
+
+/* A process forked from another, as PERF_RECORD_FORK prints it (a new
+ * thread of one process is none). */
+struct fork {
+	uint64_t child, parent;
 };
 
 /* What one frame's text holds, pointing into the line. */
@@ -141,6 +149,7 @@ struct reader {
 	size_t num_events, events_cap;
 	uint32_t sample_event; /* the open sample's */
 	bool sample_has_pid;   /* the open sample's header named its process */
+	bool at_header;        /* the frame pushed is the header line's (its IP a run-time one) */
 	uint64_t sample_pid;
 	struct last_header {   /* the last header read whole, for same_header */
 		bool valid;
@@ -285,9 +294,15 @@ bool cprof_perf_is_srcline(const char *s, size_t len);
 bool cprof_perf_has_time(const char *line, size_t len);
 
 /* Keeps in perf->mmaps the mapping a "PERF_RECORD_MMAP[2] PID/TID:
- * [0xSTART(0xLEN) @ PGOFF ...]: PROT PATH" line prints; another record,
- * or a line not so, is passed over. */
-void cprof_perf_take_mmap(struct cprof_perf *perf, const char *line, size_t len);
+ * [0xSTART(0xLEN) @ PGOFF ...]: PROT PATH" line prints, in perf->forks
+ * the process a "PERF_RECORD_FORK(PID:TID):(PPID:PTID)" line starts;
+ * another record, or a line not so, is passed over. */
+void cprof_perf_take_record(struct cprof_perf *perf, const char *line, size_t len);
+
+/* True when dso[0, len) names a mapping with no file offset behind its
+ * addresses (JIT code): "//anon", "/anon_hugepage", "/dev/zero",
+ * "/memfd:...", "perf-PID.map"; keyed "[NAME]" as keys.c keys them. */
+bool cprof_perf_dso_anonymous(const char *dso, size_t len);
 
 /* The length of an event's name without perf's modifiers: "cpu-clock:ppp"
  * is "cpu-clock", "sched:sched_switch" stays. */
@@ -326,10 +341,11 @@ int cprof_perf_read_lines(struct reader *r, struct cprof_input *in);
 /* perf-keys.c */
 
 /* Keys each unnamed PC ("[unknown]@[PID:]ADDR") by its DSO's name and
- * its offset in the file, where the mappings give it, else its address
- * as printed (perf->aliases); notes in `profile` the run-time addresses
- * (past 4 GiB: a process's, under ASLR, not a file's) that vary across
- * runs. */
-void cprof_perf_key_unnamed(struct cprof_perf *perf, struct cprof_profile *profile);
+ * its offset in the file, where the mappings of its process (or of the
+ * ones it was forked from) give it, "[NAME]" in JIT code, else its
+ * address as printed (perf->aliases); notes in `profile` the run-time
+ * addresses (past 4 GiB: a process's, under ASLR, not a file's) that
+ * vary across runs (`child`: the text came from cprof's own perf script). */
+void cprof_perf_key_unnamed(struct cprof_perf *perf, bool child, struct cprof_profile *profile);
 
 #endif

@@ -359,14 +359,66 @@ bool cprof_perf_has_time(const char *line, size_t len)
 	return false;
 }
 
+bool cprof_perf_dso_anonymous(const char *dso, size_t len)
+{
+	static const char *const whole[] = { "//anon", "/anon_hugepage", "/dev/zero" };
+	const char *base = dso + len;
+	size_t i, n;
+
+	for (i = 0; i < G_N_ELEMENTS(whole); i++) {
+		n = strlen(whole[i]);
+		if (len >= n && memcmp(dso, whole[i], n) == 0 && (len == n || dso[n] == ' '))
+			return true;   /* " (deleted)" may follow */
+	}
+	if (len >= 7 && memcmp(dso, "/memfd:", 7) == 0)
+		return true;
+	while (base > dso && base[-1] != '/')
+		base--;
+	n = (size_t)(dso + len - base);
+	return n > 9 && memcmp(base, "perf-", 5) == 0 && memcmp(base + n - 4, ".map", 4) == 0 &&
+	       all_digits(base + 5, n - 9);
+}
+
+/* True when the " MAJ:MIN INODE" that MMAP2 prints after the page offset
+ * at p says no file: both 0. */
+static bool no_file(const char *p)
+{
+	unsigned long maj, min;
+	unsigned long long inode;
+	int used = 0;
+
+	return sscanf(p, " %lx:%lx %llu%n", &maj, &min, &inode, &used) == 3 && used > 0 &&
+	       maj == 0 && min == 0 && inode == 0;
+}
+
+/* Keeps the process a "PERF_RECORD_FORK(PID:TID):(PPID:PTID)" line of
+ * perf script --show-task-events starts (PID other than PPID). */
+static void take_fork(struct cprof_perf *perf, const char *p)
+{
+	unsigned long long child, tid, parent, ptid;
+	struct fork f;
+
+	if (sscanf(p, "PERF_RECORD_FORK(%llu:%llu):(%llu:%llu)", &child, &tid, &parent, &ptid) != 4 ||
+	    child == parent)
+		return;
+	f.child = child;
+	f.parent = parent;
+	if (!perf->forks)
+		perf->forks = g_array_new(FALSE, FALSE, sizeof(struct fork));
+	g_array_append_val(perf->forks, f);
+}
+
 /* Keeps the mapping a "PERF_RECORD_MMAP[2] PID/TID: [0xSTART(0xLEN) @
- * PGOFF ...]: PROT PATH" line of perf script --show-mmap-events prints;
- * another record, or a line not so, is passed over. */
-void cprof_perf_take_mmap(struct cprof_perf *perf, const char *line, size_t len)
+ * PGOFF ...]: PROT PATH" line of perf script --show-mmap-events prints,
+ * or the fork a PERF_RECORD_FORK line does; another record, or a line
+ * not so, is passed over. */
+void cprof_perf_take_record(struct cprof_perf *perf, const char *line, size_t len)
 {
 	char *text = g_strndup(line, len), *p = strstr(text, "PERF_RECORD_MMAP"), *end;
 	struct mmap m = { 0 };
 
+	if (!p && (p = strstr(text, "PERF_RECORD_FORK(")))
+		take_fork(perf, p);
 	if (!p || !(p = strchr(p, ' ')))
 		goto out;
 	m.pid = strtoull(p, &end, 10);
@@ -379,9 +431,11 @@ void cprof_perf_take_mmap(struct cprof_perf *perf, const char *line, size_t len)
 	if (strncmp(end, ") @ ", 4) != 0)
 		goto out;
 	m.pgoff = strtoull(end + 4, &end, 0);
+	m.anonymous = no_file(end);
 	if (!(p = strstr(end, "]: ")) || !(p = strchr(p + 3, ' ')) || p[1] == '\0')
 		goto out;
 	m.path = g_strdup(p + 1);
+	m.anonymous |= cprof_perf_dso_anonymous(m.path, strlen(m.path));
 	if (!perf->mmaps)
 		perf->mmaps = g_array_new(FALSE, FALSE, sizeof(struct mmap));
 	g_array_append_val(perf->mmaps, m);

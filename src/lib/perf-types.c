@@ -65,12 +65,41 @@ static const char *period_unit(const char *event)
 struct types {
 	size_t n;
 	const char **types, **units;
-	char **names;          /* the events' names, sanitized */
+	char **names;          /* the events' names, sanitized: without modifiers unless two share one */
+	char **full;           /* the events' names with their modifiers, sanitized */
 	struct choice {
 		uint32_t event;
 		bool periods;
 	} *choice;
 };
+
+/* True when event i's name without modifiers is another event's too
+ * ("cycles:u" and "cycles:k"): the type names then keep them. */
+static bool shared_bare(const struct reader *r, size_t i)
+{
+	const struct event *e = &r->events[i];
+	size_t j, len = cprof_perf_event_name_len(e->name, e->name_len);
+
+	for (j = 0; j < r->num_events; j++) {
+		const struct event *o = &r->events[j];
+
+		if (j != i && o->name && cprof_perf_event_name_len(o->name, o->name_len) == len &&
+		    memcmp(o->name, e->name, len) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* The unit of the periods of the event whose name is `name`, its
+ * modifiers left off. */
+static const char *event_unit(const char *name)
+{
+	char *bare = g_strndup(name, cprof_perf_event_name_len(name, strlen(name)));
+	const char *unit = period_unit(bare);
+
+	g_free(bare);
+	return unit;
+}
 
 static void types_make(const struct reader *r, struct types *t)
 {
@@ -81,14 +110,20 @@ static void types_make(const struct reader *r, struct types *t)
 	t->units = cprof_xcalloc(r->num_events + 2, sizeof(*t->units));
 	t->choice = cprof_xcalloc(r->num_events + 2, sizeof(*t->choice));
 	t->names = cprof_xcalloc(r->num_events + 1, sizeof(*t->names));
+	t->full = cprof_xcalloc(r->num_events + 1, sizeof(*t->full));
 	for (i = 0; i < r->num_events; i++)
-		if (r->events[i].name)
-			t->names[i] = cprof_utf8_sanitize(r->events[i].name, r->events[i].name_len,
+		if (r->events[i].name) {
+			const struct event *e = &r->events[i];
+
+			t->full[i] = cprof_utf8_sanitize(e->name, e->name_len, &(bool){ false });
+			t->names[i] = cprof_utf8_sanitize(e->name, shared_bare(r, i) ? e->name_len :
+							  cprof_perf_event_name_len(e->name, e->name_len),
 							  &(bool){ false });
+		}
 	if (r->num_events > 1) {
 		for (i = 0; i < r->num_events; i++) {
 			t->types[t->n] = t->names[i];
-			t->units[t->n] = r->events[i].all_periods ? period_unit(t->names[i]) : "count";
+			t->units[t->n] = r->events[i].all_periods ? event_unit(t->names[i]) : "count";
 			t->choice[t->n++] = (struct choice){ (uint32_t)i, r->events[i].all_periods };
 		}
 		return;
@@ -99,7 +134,7 @@ static void types_make(const struct reader *r, struct types *t)
 	if (r->num_events == 1 && t->names[0] && r->events[0].samples > 0 &&
 	    r->events[0].all_periods) {
 		t->types[t->n] = t->names[0];
-		t->units[t->n] = period_unit(t->names[0]);
+		t->units[t->n] = event_unit(t->names[0]);
 		t->choice[t->n++] = (struct choice){ 0, true };
 	}
 }
@@ -108,32 +143,58 @@ static void types_free(const struct reader *r, struct types *t)
 {
 	size_t i;
 
-	for (i = 0; i < r->num_events; i++)
+	for (i = 0; i < r->num_events; i++) {
 		free(t->names[i]);
+		free(t->full[i]);
+	}
 	free(t->names);
+	free(t->full);
 	free(t->types);
 	free(t->units);
 	free(t->choice);
 }
 
+/* True when type i is an event's (not the samples of the one event). */
+static bool event_type(const struct reader *r, const struct types *t, size_t i)
+{
+	return (r->num_events > 1 || i > 0) && t->full[t->choice[i].event];
+}
+
 /* Which of the types `request` (--sample-index) names: an event as
- * perf prints it, its modifiers ("cycles:u") left off if need be. */
+ * perf prints it, or as a type is named, or its modifiers ("cycles:u")
+ * left off on both sides when that names one event only (an error
+ * naming them when it names several). */
 static int pick_type(struct reader *r, const struct types *t, const char *request)
 {
-	char *bare;
-	size_t i;
-	int pick;
+	size_t i, len, matches = 0;
+	GString *names;
+	int pick = -1;
 
 	if (!request)
 		return 0;
 	for (i = 0; i < t->n; i++)
 		if (strcmp(t->types[i], request) == 0)
 			return (int)i;
-	bare = g_strndup(request, cprof_perf_event_name_len(request, strlen(request)));
-	pick = cprof_sample_index_pick(t->types, t->units, t->n, NULL, bare, r->err);
-	if (pick < 0)      /* the error names the request as given */
+	for (i = 0; i < t->n; i++)
+		if (event_type(r, t, i) && strcmp(t->full[t->choice[i].event], request) == 0)
+			return (int)i;
+	len = cprof_perf_event_name_len(request, strlen(request));
+	names = g_string_new(NULL);
+	for (i = 0; i < t->n; i++) {
+		const char *full = t->full[t->choice[i].event];
+
+		if (!event_type(r, t, i) || cprof_perf_event_name_len(full, strlen(full)) != len ||
+		    memcmp(full, request, len) != 0)
+			continue;
+		g_string_append_printf(names, "%s%s", matches++ ? ", " : "", t->types[i]);
+		pick = (int)i;
+	}
+	if (matches > 1)
+		pick = cprof_error_set(r->err, "--sample-index=%s names %zu events: %s; name one with "
+					       "its modifiers", request, matches, names->str);
+	else if (matches == 0)
 		pick = cprof_sample_index_pick(t->types, t->units, t->n, NULL, request, r->err);
-	g_free(bare);
+	g_string_free(names, TRUE);
 	return pick;
 }
 
@@ -205,7 +266,7 @@ int cprof_perf_finish(struct reader *r, struct cprof_profile *profile, const cha
 	}
 	if (r->num_events > 1 && !sample_index)
 		note_events(&t, profile);
-	cprof_perf_key_unnamed(r->perf, profile);
+	cprof_perf_key_unnamed(r->perf, r->child, profile);
 	types_free(r, &t);
 	return 0;
 }

@@ -334,15 +334,18 @@ static bool is_inlined(const struct frame_text *t)
 	return t->dso_len == 7 && memcmp(t->dso, "inlined", 7) == 0;
 }
 
-/* An unnamed PC in a file: "[unknown]" in a DSO that is no "[...]". */
+/* An unnamed PC in a file: "[unknown]" in a DSO that is no "[...]" nor
+ * an anonymous mapping (those keep "[NAME]"). */
 static bool unnamed_pc(const struct frame_text *t)
 {
 	return t->ip && t->ip_len <= 16 && t->sym_len == 9 && memcmp(t->sym, "[unknown]", 9) == 0 &&
-	       t->dso_len > 0 && t->dso[0] != '[';
+	       t->dso_len > 0 && t->dso[0] != '[' && !cprof_perf_dso_anonymous(t->dso, t->dso_len);
 }
 
-/* The id of the unnamed PC `t`: its symbol "[unknown]@[PID:]ADDR", its
- * address kept (made a file offset or not when the profile is finished). */
+/* The id of the unnamed PC `t`: its symbol "[unknown]@[PID:]ADDR", with
+ * "~" after a call chain's (perf 6 prints those relative to the file
+ * already), its address kept (made a file offset or not when the
+ * profile is finished). */
 static uint32_t unnamed_id(struct reader *r, const struct frame_text *t)
 {
 	struct frame_text named = *t;
@@ -353,9 +356,10 @@ static uint32_t unnamed_id(struct reader *r, const struct frame_text *t)
 	digits[t->ip_len] = '\0';
 	addr = strtoull(digits, NULL, 16);
 	if (r->sample_has_pid)
-		snprintf(sym, sizeof(sym), "[unknown]@%" PRIu64 ":%" PRIx64, r->sample_pid, addr);
+		snprintf(sym, sizeof(sym), "[unknown]@%" PRIu64 ":%" PRIx64 "%s", r->sample_pid, addr,
+			 r->at_header ? "" : "~");
 	else
-		snprintf(sym, sizeof(sym), "[unknown]@%" PRIx64, addr);
+		snprintf(sym, sizeof(sym), "[unknown]@%" PRIx64 "%s", addr, r->at_header ? "" : "~");
 	named.sym = sym;
 	named.sym_len = strlen(sym);
 	named.padded = false;
@@ -369,14 +373,19 @@ static __attribute__((noinline)) void push_other_frame(struct reader *r,
 {
 	size_t i;
 
-	if (is_inlined(t) && !r->addresses) {
+	if (is_inlined(t)) {
 		struct frame_text bare = *t;
 
 		bare.dso = "";
 		bare.dso_len = 0;
-		r->chain[r->depth++] = frame_id(r, &bare);
+		r->chain[r->depth++] = r->addresses && t->ip && t->ip_len <= 16 ?
+					       unnamed_id(r, &bare) : frame_id(r, &bare);
 		r->inlined++;
 		return;
+	}
+	if (r->addresses) {    /* inlined frames have the PC of this one: keyed once, here */
+		r->depth -= r->inlined;
+		r->inlined = 0;
 	}
 	r->chain[r->depth++] = unnamed_pc(t) || (r->addresses && t->ip && t->ip_len <= 16) ?
 				       unnamed_id(r, t) : frame_id(r, t);
@@ -598,7 +607,7 @@ static int take_header(struct reader *r, const char *line, const struct header *
 	if (begin_sample(r, true) < 0)
 		return -1;
 	if (index == UINT32_MAX) {
-		index = cprof_perf_find_event(r, h->event, cprof_perf_event_name_len(h->event, h->event_len));
+		index = cprof_perf_find_event(r, h->event, h->event_len);
 		cprof_perf_keep_header(r, line, h, index);
 	}
 	r->sample_event = index;
@@ -606,8 +615,11 @@ static int take_header(struct reader *r, const char *line, const struct header *
 	r->sample_period = h->period;
 	r->sample_has_pid = h->has_pid;
 	r->sample_pid = h->pid;
-	if (cprof_perf_parse_frame(h->rest, h->rest_len, false, &t))
+	if (cprof_perf_parse_frame(h->rest, h->rest_len, false, &t)) {
+		r->at_header = true;
 		push_frame(r, &t);
+		r->at_header = false;
+	}
 	return 0;
 }
 
@@ -645,7 +657,7 @@ static int take_other_line(struct reader *r, const char *line, size_t len)
 		return take_header(r, line, &h, r->last.event_index);
 	switch (cprof_perf_parse_header(line, len, &h)) {
 	case HEADER_RECORD:
-		cprof_perf_take_mmap(r->perf, line, len);
+		cprof_perf_take_record(r->perf, line, len);
 		return end_sample(r);
 	case HEADER_SAMPLE:
 		return take_header(r, line, &h, UINT32_MAX);
