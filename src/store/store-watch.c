@@ -1,0 +1,2 @@
+/* store-watch.c: placeholder */
+#include "config.h"
