@@ -93,13 +93,15 @@ static void change_line(const struct cprof_store_watch_result *r,
 			const struct cprof_store_watch_group *g, size_t i)
 {
 	const struct cprof_watch_change *c = &g->changes[i];
+	char ratio[32] = "-";
 	size_t j;
 
+	if (isfinite(c->ratio.value))
+		snprintf(ratio, sizeof(ratio), "%.4g", c->ratio.value);
 	for (j = 0; j < r->num_groups; j++)
 		printf("%s=%s ", r->group_names[j], g->values[j]);
-	printf("%-11s %-10s %10.6g %10.6g %8.4g %9.2g %4zu  ", cprof_watch_kind_name(c->kind),
-	       g->days[c->day], c->before.value, c->after.value, c->ratio.value, c->q_value,
-	       c->days);
+	printf("%-11s %-10s %10.6g %10.6g %8s %9.2g %4zu  ", cprof_watch_kind_name(c->kind),
+	       g->days[c->day], c->before.value, c->after.value, ratio, c->q_value, c->days);
 	fputs(key_name(g, c) ? key_name(g, c) : "(entropy)", stdout);
 	for (j = 0; j < c->num_offset; j++)
 		printf("%s%s", j ? ", " : " <- ", g->keys[c->offset_by[j]]);
