@@ -53,13 +53,11 @@ static void usage(int status)
 		"       %s [--db DB] query|top [-ct] [--where NAME=VALUE]... [--by=KEY]\n"
 		"              [--group NAME,...] [--from DATE] [--to DATE] [-n N]\n"
 		"              [--ratio NUMERATOR/DENOMINATOR [--level P]]\n"
-		"       %s [--db DB] watch [-t] [--where NAME=VALUE]... [--group NAME,...]\n"
-		"              [--by=KEY] [--from DATE] [--to DATE] [--baseline DAYS]\n"
-		"              [--persist DAYS] [--alpha A] [--min-effect E]\n"
-		"              [--attribute NAME] [--html FILE]\n"
+		"       %s [--db DB] watch [-t] [--where, --by, --group, --from, --to]\n"
+		"              [--baseline 14] [--persist 2] [--alpha 0.01] [--min-effect 0.05]\n"
+		"              [--attribute build] [--html FILE]: the days a key's share moved\n"
 		"Keep profiles as rows with their dimensions; print flat distributions of them.\n"
-		"  --db DB         a SQLite file (default ./cprof.db) or\n"
-		"                  clickhouse://HOST[:PORT][/DATABASE]\n"
+		"  --db DB         a SQLite file (./cprof.db) or clickhouse://HOST[:PORT][/DB]\n"
 		"  --dims LIST     the store's dimensions (default app,platform,build,host)\n"
 		"  --cluster NAME  ClickHouse: a Distributed table over the cluster's shards\n"
 		"  --tag N=V       a dimension's value for the profiles loaded\n"
@@ -68,18 +66,9 @@ static void usage(int status)
 		"  --where N=V     only rows with that value (repeated name: any of the values)\n"
 		"  --group LIST    one flat per combination of these dimensions (JSON Lines)\n"
 		"  --from, --to    the first and last day, inclusive\n"
-		"  --ratio A/B     each key's counts of sample type A over B's, with intervals\n"
-		"                  at --level (0.95): cycles/instructions is a CPI\n"
+		"  --ratio A/B     each key's counts of type A over B's (a CPI), --level 0.95\n"
 		"  -n, --top N     keep the first N entries (top: 10 by default)\n"
-		"watch: the days each key's share moved to a new level (exit 1: a regression)\n"
-		"  --baseline DAYS the days before a change it is judged against (14)\n"
-		"  --persist DAYS  the days from it on, at least (2)\n"
-		"  --alpha A       the q-value's bound (0.01)\n"
-		"  --min-effect E  the move, at least, relative to the key's share (0.05)\n"
-		"  --attribute N   the dimension named before and after (default build)\n"
-		"  --html FILE     also a page of the changes\n"
-		"  -c, --compact   JSON on one line;  -t, --text  an aligned table\n"
-		"  -h, --help      this help;  -V, --version  the version\n",
+		"  -c, --compact   JSON on one line;  -t, --text  a table;  -h, -V  help, version\n",
 		cprof_progname, cprof_progname, cprof_progname, cprof_progname);
 	exit(status);
 }
