@@ -231,6 +231,7 @@ int main(int argc, char **argv)
 	int opt, sc, failed = 0;
 
 	cprof_set_progname(argv[0]);
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
 		if (opt == 's')
 			seed = cprof_option_u64("--seed", optarg);
