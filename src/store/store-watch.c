@@ -1,7 +1,7 @@
-/* store-watch.c: cprof-store watch: one grouped query gives each
- * profile's sum of each key (the database sums the rows); here they are
- * summed per day into each group's series, and src/store/watch.c finds
- * its changes. */
+/* store-watch.c: cprof-store watch: one grouped query gives each day's
+ * sum of each key per group (the database sums the rows), and a second,
+ * asked at once, each profile's total and attribute from the profiles
+ * table; src/store/watch.c finds the changes of each group's series. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -10,6 +10,7 @@
 #include <glib.h>
 
 #include "base/hash.h"
+#include "lib/rows.h"
 #include "store.h"
 #include "store-int.h"
 
@@ -112,31 +113,46 @@ static struct wprofile *wprofile_of(struct watch_query *q, struct wgroup *g,
 	p->date = g_strdup(v[0]);
 	p->attr = q->attr ? g_strdup(v[4] ? v[4] : "") : NULL;
 	g_hash_table_insert(g->profiles, g_string_free(id, FALSE), p);
-	g_hash_table_add(g->days, g_strdup(v[0]));
+	if (!g_hash_table_contains(g->days, v[0]))
+		g_hash_table_add(g->days, g_strdup(v[0]));
 	return p;
 }
 
-/* Takes a row: the groups' values, the date, load, profile, sample type,
- * the attribute (when asked), the key and its count in that profile. */
-static void add_row(void *data, const char *const *values, size_t count)
+/* Takes a profile: the groups' values, the date, load, profile, sample
+ * type, the attribute (when asked) and its total. */
+static void add_profile(void *data, const char *const *values, size_t count)
 {
 	struct watch_query *q = data;
 	const char *const *v = values + q->num_groups;
-	const char *key = v[q->attr ? 5 : 4], *n_text = v[q->attr ? 6 : 5];
-	struct wgroup *g;
-	uint64_t n, *cell;
-	char *id;
+	const char *n_text = v[q->attr ? 5 : 4];
+	uint64_t n;
 
-	if (!key || !v[0] || !v[3] || !cprof_parse_u64(n_text ? n_text : "", &n))
-		cprof_die("%s: a row without a day, a sample type, a key or a count",
-			  q->store->url);
+	if (!v[0] || !v[3] || !cprof_parse_u64(n_text ? n_text : "", &n))
+		cprof_die("%s: a profile without a day, a sample type or a total", q->store->url);
 	if (!q->type)
 		q->type = g_strdup(v[3]);
 	else if (strcmp(q->type, v[3]) != 0)
 		cprof_die("%s: watch: profiles of sample types %s and %s: pick one with "
 			  "--where sample_type=TYPE/UNIT", q->store->url, q->type, v[3]);
+	wprofile_of(q, wgroup_of(q, values), v)->total += (double)n;
+}
+
+/* Takes a row: the groups' values, the date, a key and its count that
+ * day. */
+static void add_row(void *data, const char *const *values, size_t count)
+{
+	struct watch_query *q = data;
+	const char *const *v = values + q->num_groups;
+	const char *key = v[1];
+	struct wgroup *g;
+	uint64_t n, *cell;
+	char *id;
+
+	if (!v[0] || !key || !cprof_parse_u64(v[2] ? v[2] : "", &n))
+		cprof_die("%s: a row without a day, a key or a count", q->store->url);
 	g = wgroup_of(q, values);
-	wprofile_of(q, g, v)->total += (double)n;
+	if (!g_hash_table_contains(g->days, v[0]))
+		g_hash_table_add(g->days, g_strdup(v[0]));
 	if (!g_hash_table_contains(g->keys, key))
 		g_hash_table_add(g->keys, g_strdup(key));
 	id = g_strdup_printf("%s\n%s", key, v[0]);
@@ -301,28 +317,70 @@ static const char *attribute_of(struct cprof_store *store, const char *asked)
 	return NULL;
 }
 
-/* Runs the one grouped query of the watch into q's groups. */
+/* The SELECT of the profiles that meet `where`: the columns `cols`
+ * (`n`), then their totals (newly allocated). */
+static char *profiles_sql(struct cprof_store *store, char **cols, size_t n, const char *where)
+{
+	GString *sql = g_string_new("SELECT ");
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		char *text = store->ops->as_text(cols[i]);
+
+		g_string_append_printf(sql, "%s AS c%zu, ", text, i);
+		g_free(text);
+	}
+	g_string_append_printf(sql, "total AS c%zu FROM profiles WHERE %s", i, where);
+	return g_string_free(sql, FALSE);
+}
+
+/* Runs the watch's two queries, at once, into q's groups: each day's sum
+ * of each key per group, and each profile's total.  `joined`: a --where
+ * names a column of the profile. */
 static void select_sums(struct watch_query *q, char **group_names, const char *attr,
-			const char *where)
+			const char *where, bool joined)
 {
 	struct cprof_store *store = q->store;
 	size_t g = q->num_groups, i;
 	char **cols = g_new0(char *, g + 6);
-	struct cprof_store_query ask = { NULL, g + (attr ? 7 : 6), add_row, q };
+	struct cprof_store_query ask[2] = {
+		{ NULL, g + (attr ? 6 : 5), add_profile, q },
+		{ NULL, g + 3, add_row, q },
+	};
 
-	for (i = 0; i < g; i++)
+	for (i = 0; i < g; i++) {
 		cols[i] = g_strdup_printf("\"%s\"", group_names[i]);
-	cols[g] = store->ops->as_text("\"date\"");
-	cols[g + 1] = g_strdup_printf("\"%s\"", store->ops->load_column);
+		joined = joined || strcmp(group_names[i], "profile") == 0 ||
+			 strcmp(group_names[i], "sample_type") == 0;
+	}
+	cols[g] = g_strdup("\"date\"");
+	cols[g + 1] = g_strdup("\"load_id\"");
 	cols[g + 2] = g_strdup("\"profile\"");
 	cols[g + 3] = g_strdup("\"sample_type\"");
 	if (attr)
 		cols[g + 4] = g_strdup_printf("\"%s\"", attr);
-	ask.sql = store->ops->keys_sql(store, (const char *const *)cols, g + (attr ? 5 : 4),
-				       where, true);
-	store->ops->select_all(store, &ask, 1);
-	g_free((char *)ask.sql);
+	ask[0].sql = profiles_sql(store, cols, g + (attr ? 5 : 4), where);
+	g_free(cols[g]);
+	cols[g] = store->ops->as_text("\"date\"");
+	ask[1].sql = store->ops->keys_sql(store, (const char *const *)cols, g + 1, where, joined);
+	store->ops->select_all(store, ask, 2);
+	g_free((char *)ask[0].sql);
+	g_free((char *)ask[1].sql);
 	g_strfreev(cols);
+}
+
+/* Whether a --where of `wheres` names a column of the profile. */
+static bool wheres_joined(const struct cprof_ptrs *wheres)
+{
+	size_t i;
+
+	for (i = 0; i < wheres->len; i++) {
+		const char *name = ((struct cprof_tag *)wheres->items[i])->name;
+
+		if (strcmp(name, "profile") == 0 || strcmp(name, "sample_type") == 0)
+			return true;
+	}
+	return false;
 }
 
 void cprof_store_watch(const char *url, const struct cprof_store_query_spec *spec,
@@ -341,7 +399,7 @@ void cprof_store_watch(const char *url, const struct cprof_store_query_spec *spe
 	cprof_store_check_groups(store, group_names, q.num_groups, spec->group);
 	q.attr = attr != NULL;
 	q.groups = g_hash_table_new_full(cprof_str_hash, g_str_equal, g_free, free_wgroup);
-	select_sums(&q, group_names, attr, where->str);
+	select_sums(&q, group_names, attr, where->str, wheres_joined(spec->wheres));
 	memset(result, 0, sizeof(*result));
 	result->group_names = group_names;
 	result->num_groups = q.num_groups;
