@@ -12,7 +12,9 @@
  * those shares.  Scenarios: none; key 8 rising 10% of itself from day 40;
  * key 34 rising 20% from day 40; key 8 tripled on day 40 alone; key 8's
  * whole cost moving to a new key from day 40 (a rename).  Watch runs with
- * its defaults (baseline 14, persist 2, alpha 0.01, min-effect 0.05). */
+ * its defaults (baseline 14, persist 2, alpha 0.01, min-effect 0.05).
+ * WATCH_SCEN=N runs scenario N (0 to 4) alone; WATCH_DEBUG=1 prints each
+ * change found on standard error. */
 #include "config.h"
 
 #include <getopt.h>
