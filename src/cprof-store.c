@@ -309,9 +309,9 @@ static int do_watch(const char *url, const struct cprof_store_query_spec *spec,
 		for (i = 0; i < result.missing->len; i++)
 			cprof_warn("%s: shard %s did not answer: its profiles are left out",
 				   url, (char *)result.missing->items[i]);
-	regression = cprof_watch_print(&result, text);
 	if (html)
 		cprof_watch_html(&result, settings, html);
+	regression = cprof_watch_print(&result, text);
 	cprof_store_watch_result_clear(&result);
 	return regression ? 1 : EXIT_OK;
 }

@@ -300,21 +300,22 @@ static int group_cmp(const void *a, const void *b)
 }
 
 /* The attribute: --attribute's dimension, else build when the store has
- * one, else none (NULL). */
+ * one, else none (NULL); dies on an --attribute the store does not have. */
 static const char *attribute_of(struct cprof_store *store, const char *asked)
 {
+	const char *want = asked ? asked : "build";
+	GString *dims;
 	size_t i;
 
-	if (asked) {
-		char *one[] = { (char *)asked, NULL };
-
-		cprof_store_check_groups(store, one, 1, asked);
-		return asked;
-	}
 	for (i = 0; i < store->num_dims; i++)
-		if (strcmp(store->dims[i], "build") == 0)
-			return "build";
-	return NULL;
+		if (strcmp(store->dims[i], want) == 0)
+			return store->dims[i];
+	if (!asked)
+		return NULL;
+	dims = g_string_new(NULL);
+	for (i = 0; i < store->num_dims; i++)
+		g_string_append_printf(dims, "%s%s", i ? ", " : "", store->dims[i]);
+	cprof_die("--attribute: '%s': not a dimension of %s (%s)", asked, store->url, dims->str);
 }
 
 /* The SELECT of the profiles that meet `where`: the columns `cols`
