@@ -15,6 +15,7 @@
 #include "base/util.h"
 #include "store/store-sched.h"
 #include "store/store.h"
+#include "store/watch-out.h"
 
 enum {
 	OPT_DB = 600,
@@ -30,6 +31,12 @@ enum {
 	OPT_RATIO,
 	OPT_LEVEL,
 	OPT_SCHED,
+	OPT_BASELINE,
+	OPT_PERSIST,
+	OPT_ALPHA,
+	OPT_MIN_EFFECT,
+	OPT_ATTRIBUTE,
+	OPT_HTML,
 };
 
 #define DEFAULT_DB "cprof.db"
@@ -48,6 +55,9 @@ static void usage(int status)
 		"       %s [--db DB] query|top [-ct] [--where NAME=VALUE]... [--by=KEY]\n"
 		"              [--group NAME,...] [--from DATE] [--to DATE] [-n N]\n"
 		"              [--ratio NUMERATOR/DENOMINATOR [--level P] [--sched FLEET]]\n"
+		"       %s [--db DB] watch [-t] [--where, --by, --group, --from, --to]\n"
+		"              [--baseline 14] [--persist 2] [--alpha 0.01] [--min-effect 0.05]\n"
+		"              [--attribute build] [--html FILE]: the days a key's share moved\n"
 		"Keep profiles as rows with their dimensions; print flat distributions of them.\n"
 		"  --db DB         a SQLite file (./cprof.db) or clickhouse://HOST[:PORT][/DB]\n"
 		"  --dims LIST     the store's dimensions (default app,platform,build,host)\n"
@@ -58,13 +68,10 @@ static void usage(int status)
 		"  --where N=V     only rows with that value (repeated name: any of the values)\n"
 		"  --group LIST    one flat per combination of these dimensions (JSON Lines)\n"
 		"  --from, --to    the first and last day, inclusive\n"
-		"  --ratio A/B     each key's counts of type A over B's (cycles/instructions: a\n"
-		"                  CPI), intervals at --level (0.95); --sched FLEET: by --group\n"
-		"                  PLATFORM,APP, the cpi of FLEET's problem for cprof-sched\n"
+		"  --ratio A/B     type A's counts over B's (a CPI), --level 0.95, --sched FLEET\n"
 		"  -n, --top N     keep the first N entries (top: 10 by default)\n"
-		"  -c, --compact   JSON on one line;  -t, --text  an aligned table\n"
-		"  -h, --help      this help;  -V, --version  the version\n",
-		cprof_progname, cprof_progname, cprof_progname);
+		"  -c, --compact   JSON on one line;  -t, --text  a table;  -h, -V  help, version\n",
+		cprof_progname, cprof_progname, cprof_progname, cprof_progname);
 	exit(status);
 }
 
@@ -81,6 +88,9 @@ static const int load_options[] = { OPT_TAG, OPT_LABEL, OPT_DATE, CPROF_OPT_BY, 
 				     CPROF_OPT_PERIOD, 0 };
 static const int query_options[] = { OPT_WHERE, OPT_GROUP, OPT_FROM, OPT_TO, CPROF_OPT_BY,
 				     OPT_RATIO, OPT_LEVEL, OPT_SCHED, 'n', 'c', 't', 0 };
+static const int watch_options[] = { OPT_WHERE, OPT_GROUP, OPT_FROM, OPT_TO, CPROF_OPT_BY,
+				     OPT_BASELINE, OPT_PERSIST, OPT_ALPHA, OPT_MIN_EFFECT,
+				     OPT_ATTRIBUTE, OPT_HTML, 't', 0 };
 
 /* How the groups of a query are printed. */
 struct query_output {
@@ -292,9 +302,34 @@ static void do_ratio(const char *url, const struct cprof_store_query_spec *spec,
 	cprof_store_ratio_result_clear(&result);
 }
 
+/* Prints the changes of `spec`'s profiles (and the page, when `html`);
+ * returns the program's status: 1 when a change is a regression. */
+static int do_watch(const char *url, const struct cprof_store_query_spec *spec,
+		    const struct cprof_watch_settings *settings, const char *attribute,
+		    const char *html, bool text)
+{
+	struct cprof_store_watch_result result;
+	bool regression;
+	size_t i;
+
+	cprof_store_watch(url, spec, settings, attribute, &result);
+	if (result.missing)
+		for (i = 0; i < result.missing->len; i++)
+			cprof_warn("%s: shard %s did not answer: its profiles are left out",
+				   url, (char *)result.missing->items[i]);
+	if (html)
+		cprof_watch_html(&result, settings, html);
+	regression = cprof_watch_print(&result, text);
+	cprof_store_watch_result_clear(&result);
+	return regression ? 1 : EXIT_OK;
+}
+
 static const struct option long_options[] = {
 	CPROF_LOAD_LONG_OPTIONS,
 	CPROF_OUTPUT_LONG_OPTIONS,
+	{ "alpha", required_argument, NULL, OPT_ALPHA },
+	{ "attribute", required_argument, NULL, OPT_ATTRIBUTE },
+	{ "baseline", required_argument, NULL, OPT_BASELINE },
 	{ "cluster", required_argument, NULL, OPT_CLUSTER },
 	{ "date", required_argument, NULL, OPT_DATE },
 	{ "db", required_argument, NULL, OPT_DB },
@@ -302,8 +337,11 @@ static const struct option long_options[] = {
 	{ "from", required_argument, NULL, OPT_FROM },
 	{ "group", required_argument, NULL, OPT_GROUP },
 	{ "help", no_argument, NULL, 'h' },
+	{ "html", required_argument, NULL, OPT_HTML },
 	{ "label", required_argument, NULL, OPT_LABEL },
 	{ "level", required_argument, NULL, OPT_LEVEL },
+	{ "min-effect", required_argument, NULL, OPT_MIN_EFFECT },
+	{ "persist", required_argument, NULL, OPT_PERSIST },
 	{ "ratio", required_argument, NULL, OPT_RATIO },
 	{ "sched", required_argument, NULL, OPT_SCHED },
 	{ "tag", required_argument, NULL, OPT_TAG },
@@ -321,6 +359,8 @@ struct options {
 	char *ratio[2];                  /* --ratio: numerator, denominator; or NULL */
 	const char *sched;               /* --sched FILE: the fleet's platforms and apps */
 	double level;                    /* --level, or 0: not given */
+	struct cprof_watch_settings watch;      /* watch's --baseline ... --min-effect */
+	const char *attribute, *html;    /* watch's --attribute, --html */
 	bool compact, text, top_given;
 	uint64_t top;
 	struct cprof_ptrs tags, wheres;  /* --tag, --where: struct cprof_tag * */
@@ -329,6 +369,43 @@ struct options {
 	int *given;                      /* each option given, in order */
 	size_t num_given;
 };
+
+/* Takes one of watch's options into opts; dies on any other. */
+static void watch_option(struct options *opts, int opt, char **argv)
+{
+	switch (opt) {
+	case OPT_BASELINE:
+		opts->watch.baseline = (size_t)cprof_option_u64("--baseline", optarg);
+		if (opts->watch.baseline < 2 || opts->watch.baseline > 10000)
+			cprof_die("--baseline: '%s': 2 to 10000 days", optarg);
+		break;
+	case OPT_PERSIST:
+		opts->watch.persist = (size_t)cprof_option_u64("--persist", optarg);
+		if (opts->watch.persist < 1 || opts->watch.persist > 10000)
+			cprof_die("--persist: '%s': 1 to 10000 days", optarg);
+		break;
+	case OPT_ALPHA:
+		opts->watch.alpha = cprof_option_double("--alpha", optarg);
+		if (!(opts->watch.alpha > 0 && opts->watch.alpha < 1))
+			cprof_die("--alpha: '%s': must be between 0 and 1 (0.01)", optarg);
+		break;
+	case OPT_MIN_EFFECT:
+		opts->watch.min_effect = cprof_option_double("--min-effect", optarg);
+		if (!(opts->watch.min_effect >= 0 && opts->watch.min_effect < 1e6))
+			cprof_die("--min-effect: '%s': a relative move, 0 or more (0.05)", optarg);
+		break;
+	case OPT_ATTRIBUTE:
+		opts->attribute = optarg;
+		break;
+	case OPT_HTML:
+		if (!*optarg)
+			cprof_die("--html: empty");
+		opts->html = optarg;
+		break;
+	default:
+		cprof_bad_option(opt, argv, long_options);
+	}
+}
 
 /* Takes one option of the store's own (not the loader's nor the
  * output's) into opts. */
@@ -391,7 +468,7 @@ static void store_option(struct options *opts, int opt, char **argv)
 		cprof_store_parse_where(&opts->wheres, optarg);
 		break;
 	default:
-		cprof_bad_option(opt, argv, long_options);
+		watch_option(opts, opt, argv);
 	}
 }
 
@@ -421,6 +498,7 @@ static const struct allowed *find_command(const char *name)
 		{ "load", load_options },
 		{ "query", query_options },
 		{ "top", query_options },
+		{ "watch", watch_options },
 	};
 	const struct allowed *command = NULL;
 	size_t c;
@@ -429,7 +507,7 @@ static const struct allowed *find_command(const char *name)
 		if (strcmp(name, allowed[c].command) == 0)
 			command = &allowed[c];
 	if (!command)
-		cprof_die("'%s': not a command (init, load, query or top)", name);
+		cprof_die("'%s': not a command (init, load, query, top or watch)", name);
 	return command;
 }
 
@@ -470,9 +548,10 @@ static void check_options(const struct options *opts, const struct allowed *comm
 		cprof_die("--from %s is after --to %s", opts->from, opts->to);
 }
 
-/* Runs command on its operands (argv[0] is the command's name). */
-static void run_command(struct options *opts, const struct allowed *command, char **argv,
-			int argc)
+/* Runs command on its operands (argv[0] is the command's name); returns
+ * the program's status. */
+static int run_command(struct options *opts, const struct allowed *command, char **argv,
+		       int argc)
 {
 	if (strcmp(command->command, "init") == 0) {
 		if (argc > 1)
@@ -492,19 +571,23 @@ static void run_command(struct options *opts, const struct allowed *command, cha
 			opts->from[0] ? opts->from : NULL, opts->to[0] ? opts->to : NULL,
 		};
 
+		if (strcmp(command->command, "watch") == 0)
+			return do_watch(opts->db, &spec, &opts->watch, opts->attribute, opts->html,
+					opts->text);
 		if (opts->ratio[0])
 			do_ratio(opts->db, &spec, (const char *const *)opts->ratio,
 				 opts->level > 0 ? opts->level : 0.95, &out, opts->sched);
 		else
 			do_query(opts->db, &spec, opts->top, opts->compact, opts->text);
 	}
+	return EXIT_OK;
 }
 
 int main(int argc, char **argv)
 {
-	struct options opts = { .dims = DEFAULT_DIMS };
+	struct options opts = { .dims = DEFAULT_DIMS, .watch = { 14, 2, 0.01, 0.05 } };
 	const struct allowed *command;
-	int first;
+	int first, status;
 
 	cprof_set_progname(argv[0]);
 	cprof_set_libraries(CPROF_READ_LIBRARIES " SQLite");
@@ -517,10 +600,10 @@ int main(int argc, char **argv)
 	argc -= first;
 	argv += first;
 	if (argc == 0)
-		cprof_die("no command (init, load, query or top; --help says more)");
+		cprof_die("no command (init, load, query, top or watch; --help says more)");
 	command = find_command(argv[0]);
 	check_options(&opts, command);
-	run_command(&opts, command, argv, argc);
+	status = run_command(&opts, command, argv, argc);
 	cprof_ptrs_clear(&opts.tags, cprof_tag_free);
 	cprof_ptrs_clear(&opts.labels, cprof_tag_free);
 	cprof_ptrs_clear(&opts.label_keys, NULL);
@@ -529,5 +612,5 @@ int main(int argc, char **argv)
 	free(opts.ratio[1]);
 	free(opts.given);
 	cprof_loader_free(&opts.loader);
-	return cprof_finish_output(EXIT_OK);
+	return cprof_finish_output(status);
 }

@@ -222,48 +222,25 @@ static void load_dims_init(struct load_dims *dims, const struct cprof_store *sto
 		dims->label_dim[i] = dim_index(store, ((struct cprof_tag *)labels->items[i])->name);
 }
 
-/* The request no profile has: a sample index past any, whose refusal
- * lists the profile's sample types. */
-#define NO_SUCH_INDEX "18446744073709551615"
-
-/* How many sample types the input `name` has, as its reader's refusal of
- * an index past them lists them ("... are 0 T/U, 1 T/U"): 1 when it
- * takes any index or fails otherwise (the load's read then says why).
- * One reading of the input more: the readers give one type a reading. */
+/* How many sample types the input `name` has: the reader's list of them
+ * (profile->sample_types), read once with the loader's options and the
+ * reader's own pick of a type; 1 when it lists none (one type) or fails
+ * (the load's read then says why). */
 static size_t sample_types_of(const struct cprof_loader *loader, const char *name)
 {
-	static const char asked[] = "--sample-index=" NO_SUCH_INDEX ":";
-	static const char head[] = "--sample-index=" NO_SUCH_INDEX
-				   ": the profile's sample types are 0 ";
 	struct cprof_read_options options = loader->read;
 	struct cprof_error err = { { 0 }, 0 };
 	struct cprof_profile *profile;
-	const char *at;
-	char next[32];
-	size_t n = 1;
+	size_t n;
 
-	options.sample_index = NO_SUCH_INDEX;
+	options.sample_index = NULL;
 	options.label_key = cprof_by_label_key(loader->key.by);
 	profile = cprof_profile_read_with(name, &options, &err);
-	if (profile) {
-		cprof_profile_free(profile);
+	if (!profile)
 		return 1;
-	}
-	if (strncmp(err.text, asked, sizeof(asked) - 1) == 0 &&
-	    strncmp(err.text, head, sizeof(head) - 1) != 0)
-		cprof_die("%s: --sample-index=all: the reader did not list the sample types (%s)",
-			  name, err.text);
-	if (strncmp(err.text, head, sizeof(head) - 1) != 0)
-		return 1;
-	if (strlen(err.text) + 1 >= sizeof(err.text))
-		cprof_die("%s: --sample-index=all: too many sample types to list", name);
-	at = err.text + sizeof(head) - 1;
-	for (;;) {
-		snprintf(next, sizeof(next), ", %zu ", n);
-		if (!(at = strstr(at, next)))
-			return n;
-		n++;
-	}
+	n = profile->sample_types.len;
+	cprof_profile_free(profile);
+	return n ? n : 1;
 }
 
 /* Reads the input `name` into `parts`: its sample type `index` (a

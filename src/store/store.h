@@ -9,6 +9,7 @@
 
 #include "lib/dist.h"
 #include "base/ptrs.h"
+#include "watch.h"
 
 /* One profile of a load: its rows are the entries of `dist`. */
 struct cprof_store_profile {
@@ -198,6 +199,45 @@ void cprof_store_ratio(const char *url, const struct cprof_store_query_spec *spe
 
 /* Frees what `result` holds and leaves it empty. */
 void cprof_store_ratio_result_clear(struct cprof_store_ratio_result *result);
+
+/* One group of a watch's answer: its series and changes. */
+struct cprof_store_watch_group {
+	char **values;                 /* one per group name */
+	size_t num_days, num_keys, num_profiles;
+	char **days, **keys;           /* sorted, NULL-ended */
+	uint64_t *counts;              /* counts[key * num_days + day]: its profiles' sums */
+	uint64_t *totals;              /* each day's samples */
+	double *profile_totals;        /* each profile's samples, day by day */
+	char **profile_attrs;          /* each profile's attribute value, or NULL */
+	size_t *day_start;             /* day d's profiles: [day_start[d], day_start[d + 1]) */
+	struct cprof_watch_change *changes;
+	size_t num_changes;
+	char ***attr_before, ***attr_after;    /* per change: the attribute's values
+						* of its baseline days and of its days
+						* from on (NULL-ended), or NULL */
+};
+
+/* A watch's answer. */
+struct cprof_store_watch_result {
+	char **group_names;            /* NULL-ended */
+	size_t num_groups;
+	char *attribute;               /* the dimension named before and after, or NULL */
+	struct cprof_ptrs groups;      /* struct cprof_store_watch_group *, in order of values */
+	struct cprof_ptrs *missing;    /* shards that did not answer (text), or NULL */
+};
+
+/* Answers `spec` as cprof-store watch: each group's profiles summed per
+ * key and profile by one grouped query, their days' series and changes
+ * under `settings` (src/store/watch.h), the dimension `attribute` (NULL:
+ * build when the store has it) named before and after each change; into
+ * `result`, cleared with cprof_store_watch_result_clear.  Dies as
+ * cprof_store_query does, and on profiles of two sample types. */
+void cprof_store_watch(const char *url, const struct cprof_store_query_spec *spec,
+		       const struct cprof_watch_settings *settings, const char *attribute,
+		       struct cprof_store_watch_result *result);
+
+/* Frees what `result` holds and leaves it empty. */
+void cprof_store_watch_result_clear(struct cprof_store_watch_result *result);
 
 extern const struct cprof_store_ops cprof_store_sqlite;
 extern const struct cprof_store_ops cprof_store_clickhouse;
