@@ -48,6 +48,8 @@ static json_t *read_fleet(const char *path)
 	json_error_t error;
 	json_t *fleet = json_load_file(path, JSON_REJECT_DUPLICATES, &error);
 
+	if (!fleet && error.line < 0)   /* no line: the file did not open */
+		cprof_die("--sched: %s", error.text);
 	if (!fleet)
 		cprof_die("--sched: %s:%d:%d: %s", path, error.line, error.column, error.text);
 	if (!json_is_object(fleet))
