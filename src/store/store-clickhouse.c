@@ -1084,6 +1084,12 @@ static void select_all(struct cprof_store *store, const struct cprof_store_query
 			die_client(store, &ch->server, error);
 	}
 	if (shards) {
+		/* The shards that answered this SELECT replace those of an
+		 * earlier one (a ratio asks twice: the types, then the counts). */
+		if (ch->missing) {
+			cprof_ptrs_clear(ch->missing, free);
+			free(ch->missing);
+		}
 		ch->missing = cprof_xcalloc(1, sizeof(*ch->missing));
 		error = select_finish(store, &clients[count], 4, add_missing, ch->missing);
 		if (error)
