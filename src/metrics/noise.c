@@ -4,10 +4,13 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_roots.h>
 
 #include "noise.h"
 #include "base/util.h"
@@ -21,8 +24,9 @@
  * chi-squared of any use. */
 #define MEASURED_EXPECTED 3.0
 
-/* The EM of the prior stops after this many rounds or when no weight
- * moves by more than EM_TOLERANCE. */
+/* The EM of the prior stops after this many steps, or when one SQUAREM
+ * cycle (three steps) raises the log-likelihood by less than
+ * EM_TOLERANCE. */
 #define EM_ROUNDS 2000
 #define EM_TOLERANCE 1e-7
 
@@ -103,41 +107,114 @@ static size_t pooled_point(double x2, double df)
 	return g < GRID ? g : GRID - 1;
 }
 
+/* The prior's fit: the keys' likelihoods over the grid (lik: keys x
+ * GRID, only the keys with df > 0 counted) and the pseudo-keys' point. */
+struct fit {
+	const struct cprof_noise *noise;
+	const double *lik;
+	size_t pooled, measured;
+};
+
+/* One EM step of the prior's weights: w into next. */
+static void em_step(const struct fit *f, const double *w, double *next)
+{
+	double post[GRID];
+	size_t k, g;
+
+	for (g = 0; g < GRID; g++)
+		next[g] = g == f->pooled ? PRIOR_PSEUDO_KEYS : 0.0;
+	for (k = 0; k < f->noise->keys; k++) {
+		double sum = 0.0;
+
+		if (f->noise->df[k] == 0)
+			continue;
+		for (g = 0; g < GRID; g++)
+			sum += post[g] = w[g] * f->lik[k * GRID + g];
+		if (!(sum > 0))
+			continue;
+		for (g = 0; g < GRID; g++)
+			next[g] += post[g] / sum;
+	}
+	for (g = 0; g < GRID; g++)
+		next[g] /= (double)f->measured + PRIOR_PSEUDO_KEYS;
+}
+
+/* The log-likelihood the EM raises: the keys' and the pseudo-keys'. */
+static double fit_loglik(const struct fit *f, const double *w)
+{
+	double ll = PRIOR_PSEUDO_KEYS * log(w[f->pooled]);
+	size_t k, g;
+
+	for (k = 0; k < f->noise->keys; k++) {
+		double sum = 0.0;
+
+		if (f->noise->df[k] == 0)
+			continue;
+		for (g = 0; g < GRID; g++)
+			sum += w[g] * f->lik[k * GRID + g];
+		ll += log(sum);
+	}
+	return ll;
+}
+
+/* The SQUAREM extrapolation (Varadhan and Roland 2008, scheme 3) from w
+ * through w1 = EM(w) and w2 = EM(w1) into out: w - 2 a r + a^2 v, its step
+ * a halved towards -1 (where it is w2) until the weights are nonnegative. */
+static void extrapolate(const double *w, const double *w1, const double *w2, double *out)
+{
+	double r[GRID], v[GRID], rr = 0.0, vv = 0.0, a;
+	size_t g;
+
+	for (g = 0; g < GRID; g++) {
+		r[g] = w1[g] - w[g];
+		v[g] = w2[g] - w1[g] - r[g];
+		rr += r[g] * r[g];
+		vv += v[g] * v[g];
+	}
+	for (a = vv > 0 ? -sqrt(rr / vv) : -1.0; a < -1.0 - 1e-3; a = (a - 1.0) / 2.0) {
+		bool feasible = true;
+
+		for (g = 0; g < GRID; g++) {
+			out[g] = w[g] - 2 * a * r[g] + a * a * v[g];
+			feasible = feasible && out[g] >= 0;
+		}
+		if (feasible)
+			return;
+	}
+	memcpy(out, w2, GRID * sizeof(*out));
+}
+
 /* Fits the prior's weights to the keys' likelihoods (lik: keys x GRID,
- * only the keys with df > 0) by EM, with PRIOR_PSEUDO_KEYS at grid point
- * `pooled`. */
+ * only the keys with df > 0) by EM accelerated by SQUAREM, with
+ * PRIOR_PSEUDO_KEYS at grid point `pooled`; a cycle whose extrapolation
+ * lowers the likelihood keeps its two plain EM steps instead. */
 static void fit_prior(struct cprof_noise *noise, const double *lik, size_t pooled)
 {
-	double next[GRID], post[GRID];
-	size_t round, k, g, measured = 0;
+	struct fit f = { noise, lik, pooled, 0 };
+	double w1[GRID], w2[GRID], jump[GRID], next[GRID], ll;
+	size_t round, k, g;
 
 	for (k = 0; k < noise->keys; k++)
-		measured += noise->df[k] > 0;
+		f.measured += noise->df[k] > 0;
 	for (g = 0; g < GRID; g++)
-		noise->prior[g] = measured == 0 ? g == pooled : 1.0 / GRID;
-	if (measured == 0)
+		noise->prior[g] = f.measured == 0 ? g == pooled : 1.0 / GRID;
+	if (f.measured == 0)
 		return;
-	for (round = 0; round < EM_ROUNDS; round++) {
-		double moved = 0.0;
+	ll = fit_loglik(&f, noise->prior);
+	for (round = 0; round < EM_ROUNDS; round += 3) {
+		double before = ll;
 
-		for (g = 0; g < GRID; g++)
-			next[g] = g == pooled ? PRIOR_PSEUDO_KEYS : 0.0;
-		for (k = 0; k < noise->keys; k++) {
-			double sum = 0.0;
-
-			if (noise->df[k] == 0)
-				continue;
-			for (g = 0; g < GRID; g++)
-				sum += post[g] = noise->prior[g] * lik[k * GRID + g];
-			for (g = 0; g < GRID; g++)
-				next[g] += post[g] / sum;
+		em_step(&f, noise->prior, w1);
+		em_step(&f, w1, w2);
+		extrapolate(noise->prior, w1, w2, jump);
+		em_step(&f, jump, next);
+		ll = fit_loglik(&f, next);
+		if (!(ll >= before)) {
+			memcpy(next, w2, sizeof(next));
+			ll = fit_loglik(&f, next);
 		}
-		for (g = 0; g < GRID; g++) {
-			next[g] /= (double)measured + PRIOR_PSEUDO_KEYS;
-			moved = fmax(moved, fabs(next[g] - noise->prior[g]));
-			noise->prior[g] = next[g];
-		}
-		if (moved < EM_TOLERANCE)
+		memcpy(noise->prior, next, sizeof(next));
+		if (ll - before < EM_TOLERANCE)
 			break;
 	}
 }
@@ -262,36 +339,70 @@ double cprof_noise_prior_mean(const struct cprof_noise *noise)
 	return mean;
 }
 
-/* The mixture's two-sided tail beyond z sqrt(phi) of a single-phi normal. */
-static double mixture_tail(const double *post, const double *phi, double z, double scale)
-{
-	double tail = 0.0;
-	size_t g;
+/* A posterior's grid points that weigh on an interval's tail at level
+ * alpha: those of weight above alpha * TAIL_NEGLIGIBLE (all the others
+ * together move the tail by less than GRID times that). */
+#define TAIL_NEGLIGIBLE 1e-12
 
-	for (g = 0; g < GRID; g++)
-		if (post[g] > 0)
-			tail += post[g] * 2.0 * gsl_cdf_ugaussian_Q(z * sqrt(scale / phi[g]));
-	return tail;
+/* The mixture whose tail is solved for: its weights and phis. */
+struct mixture {
+	double weight[GRID], phi[GRID];
+	size_t n;
+	double z, alpha;
+};
+
+/* The mixture's two-sided tail beyond z sqrt(phi*) of a single-phi normal,
+ * less alpha, at log phi* = log_scale: falls as log_scale grows. */
+static double tail_excess(double log_scale, void *data)
+{
+	const struct mixture *m = data;
+	double tail = 0.0, scale = exp(log_scale);
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		tail += m->weight[i] * 2.0 * gsl_cdf_ugaussian_Q(m->z * sqrt(scale / m->phi[i]));
+	return tail - m->alpha;
+}
+
+/* The root of tail_excess between log 1 (where it is positive) and the
+ * grid's top (where it is not), by Brent's method to a relative 1e-10 of
+ * phi*. */
+static double solve_tail(struct mixture *m, double top)
+{
+	gsl_function f = { tail_excess, m };
+	gsl_root_fsolver *solver = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
+	double low = 0.0, high = log(top);
+	int i, status = GSL_CONTINUE;
+
+	if (!solver)
+		cprof_die("out of memory");
+	gsl_root_fsolver_set(solver, &f, low, high);
+	for (i = 0; i < 100 && status == GSL_CONTINUE; i++) {
+		gsl_root_fsolver_iterate(solver);
+		low = gsl_root_fsolver_x_lower(solver);
+		high = gsl_root_fsolver_x_upper(solver);
+		status = gsl_root_test_interval(low, high, 1e-10, 0.0);
+	}
+	gsl_root_fsolver_free(solver);
+	return exp(high);
 }
 
 double cprof_noise_interval_phi(const struct cprof_noise *noise, size_t key, double alpha)
 {
 	const double *post = cprof_noise_posterior(noise, key);
-	double z = gsl_cdf_ugaussian_Qinv(alpha / 2.0), low = 1.0, high = noise->phi[GRID - 1];
-	int i;
+	struct mixture m = { .z = gsl_cdf_ugaussian_Qinv(alpha / 2.0), .alpha = alpha };
+	size_t g;
 
-	if (mixture_tail(post, noise->phi, z, low) <= alpha)
-		return low;
-	/* The tail falls as phi* grows: bisect on log phi*. */
-	for (i = 0; i < 60; i++) {
-		double mid = sqrt(low * high);
-
-		if (mixture_tail(post, noise->phi, z, mid) > alpha)
-			low = mid;
-		else
-			high = mid;
-	}
-	return high;
+	for (g = 0; g < GRID; g++)
+		if (post[g] > alpha * TAIL_NEGLIGIBLE) {
+			m.weight[m.n] = post[g];
+			m.phi[m.n++] = noise->phi[g];
+		}
+	if (tail_excess(0.0, &m) <= 0)
+		return 1.0;
+	if (tail_excess(log(noise->phi[GRID - 1]), &m) > 0)
+		return noise->phi[GRID - 1];
+	return solve_tail(&m, noise->phi[GRID - 1]);
 }
 
 void cprof_noise_free(struct cprof_noise *noise)
