@@ -327,17 +327,27 @@ static double betabinomial_log_pmf(double k, double n, double shape_b, double sh
 }
 
 /* The tail of B beyond k (upward or downward), summed from k outwards
- * until the terms no longer count. */
-static double betabinomial_tail(double k, double n, double shape_b, double shape_a, bool upper)
+ * until the terms no longer count or the sum reaches `cap` (then at least
+ * cap), each term from the one before by the ratio of successive
+ * probabilities. */
+static double betabinomial_tail(double k, double n, double shape_b, double shape_a, bool upper,
+				double cap)
 {
-	double sum = 0.0, x;
+	double term = exp(betabinomial_log_pmf(k, n, shape_b, shape_a)), sum = 0.0, x = k;
 
-	for (x = k; x >= 0 && x <= n; x += upper ? 1 : -1) {
-		double term = exp(betabinomial_log_pmf(x, n, shape_b, shape_a));
-
+	if (!(term > 0))
+		return 0.0;
+	while (x >= 0 && x <= n) {
 		sum += term;
-		if (term < 1e-17 * sum || (sum == 0 && fabs(x - k) > 1e6))
+		if (term < 1e-17 * sum || sum >= cap)
 			break;
+		if (upper) {
+			term *= (n - x) / (x + 1) * (x + shape_b) / (n - x - 1 + shape_a);
+			x++;
+		} else {
+			term *= x / (n - x + 1) * (n - x + shape_a) / (x - 1 + shape_b);
+			x--;
+		}
 	}
 	return sum;
 }
@@ -353,9 +363,10 @@ static double betabinomial_tail(double k, double n, double shape_b, double shape
  * pooled share), so that given the pooled count n, count_b is
  * beta-binomial(n, S_b, S_a); twice the smaller tail.  Its right skew is
  * what a noisy key's few samples have; the normal approximation of the
- * scaled G-test misses it.  At phi 1, cprof_share_test. */
+ * scaled G-test misses it.  At phi 1, cprof_share_test.  Exact below
+ * `cap`, at least cap (or 1) from it on. */
 static double compound_test(uint64_t count_a, uint64_t total_a, uint64_t count_b,
-			    uint64_t total_b, double phi)
+			    uint64_t total_b, double phi, double cap)
 {
 	double n = (double)count_a + (double)count_b, total = (double)total_a + (double)total_b;
 	double share = n / total, scale, shape_a, shape_b, mean;
@@ -369,28 +380,49 @@ static double compound_test(uint64_t count_a, uint64_t total_a, uint64_t count_b
 		return cprof_share_test(count_a, total_a, count_b, total_b, phi);
 	mean = n * shape_b / (shape_a + shape_b);
 	return fmin(1.0, 2.0 * betabinomial_tail((double)count_b, n, shape_b, shape_a,
-						 (double)count_b >= mean));
+						 (double)count_b >= mean, cap / 2.0));
 }
 
 /* Posterior weights below this are left out of a key's mixture. */
 #define NEGLIGIBLE_WEIGHT 1e-9
 
-/* The p-value of key `i` as the mixture over its posterior of the
- * compound tests at each phi of the grid. */
-static double mixture_test(const struct cprof_pair *pair, uint64_t total_a, uint64_t total_b,
-			   const struct cprof_noise *noise, size_t i)
+/* The grid points of `post` (`grid`) of weight NEGLIGIBLE_WEIGHT or more
+ * into order, heaviest first; returns their number. */
+static size_t heaviest_first(const double *post, size_t grid, size_t *order)
 {
-	const double *phi, *post = cprof_noise_posterior(noise, i);
-	size_t g, grid = cprof_noise_grid(noise, &phi);
-	double p = 0.0, used = 0.0;
+	size_t g, n = 0, i;
 
 	for (g = 0; g < grid; g++) {
 		if (post[g] < NEGLIGIBLE_WEIGHT)
 			continue;
-		p += post[g] * compound_test(pair->count_a, total_a, pair->count_b, total_b, phi[g]);
-		used += post[g];
+		for (i = n++; i > 0 && post[order[i - 1]] < post[g]; i--)
+			order[i] = order[i - 1];
+		order[i] = g;
 	}
-	return used > 0 ? fmin(1.0, p / used) : 1.0;
+	return n;
+}
+
+double cprof_noise_test(const struct cprof_noise *noise, size_t key, uint64_t count_a,
+			uint64_t total_a, uint64_t count_b, uint64_t total_b, double cap)
+{
+	const double *phi, *post = cprof_noise_posterior(noise, key);
+	size_t grid = cprof_noise_grid(noise, &phi), *order = cprof_xcalloc(grid, sizeof(*order));
+	size_t n = heaviest_first(post, grid, order), i;
+	double p = 0.0, used = 0.0;
+
+	for (i = 0; i < n; i++)
+		used += post[order[i]];
+	/* The heaviest points first: once the mixture is past cap, the rest
+	 * need not be tested, and each point's test need not be summed past
+	 * what would take the mixture there. */
+	for (i = 0; i < n && p < cap * used; i++) {
+		double w = post[order[i]];
+
+		p += w * compound_test(count_a, total_a, count_b, total_b, phi[order[i]],
+				       (cap * used - p) / w);
+	}
+	free(order);
+	return n > 0 ? fmin(1.0, p / used) : 1.0;
 }
 
 /* The p-value of known key `i` (and its own dispersion) into *key. */
@@ -398,7 +430,8 @@ static void test_key(const struct cprof_pair *pair, size_t i, uint64_t total_a, 
 		     const struct cprof_signif_options *options, struct cprof_key_signif *key)
 {
 	if (options->noise) {
-		key->p_value = mixture_test(pair, total_a, total_b, options->noise, i);
+		key->p_value = cprof_noise_test(options->noise, i, pair->count_a, total_a,
+						pair->count_b, total_b, 1.0);
 		key->dispersion = cprof_noise_mean(options->noise, i);
 	} else {
 		key->p_value = cprof_share_test(pair->count_a, total_a, pair->count_b, total_b,

@@ -60,6 +60,15 @@ struct cprof_pair {
 double cprof_share_test(uint64_t count_a, uint64_t total_a, uint64_t count_b, uint64_t total_b,
 			double dispersion);
 
+/* The two-sided p-value of "key `key` has the same share in A and B"
+ * under its own noise (noise.h): the mixture over its posterior of the
+ * compound tests at each phi of the grid (given the pooled count, B's
+ * count beta-binomial, each run's rate of the key a gamma), the grid
+ * points of weight below 1e-9 left out.  At most 1; exact below `cap`,
+ * at least cap from it on (cap 1: always exact). */
+double cprof_noise_test(const struct cprof_noise *noise, size_t key, uint64_t count_a,
+			uint64_t total_a, uint64_t count_b, uint64_t total_b, double cap);
+
 /* Newcombe's hybrid score interval (his method 10) of delta = p_b - p_a at
  * confidence `level` (0 < level < 1), from the Wilson intervals of each
  * share with the effective sample sizes total / dispersion, into *low and

@@ -45,45 +45,94 @@ static struct test *test_at(const struct watch *w, size_t row, size_t s)
 	return &w->tests[row * w->splits + (s - w->first)];
 }
 
-/* The tests of every key at split s: the days [s - baseline, s) against
- * [s, num_days), each key's dispersion between days measured on them. */
-static void test_keys(struct watch *w, size_t s)
+/* The days of split s, [s - baseline, num_days), as the runs of a noise
+ * fit: the days before s one group, those from it on the other. */
+struct split {
+	size_t lo, runs;
+	uint64_t *counts;              /* counts[key * runs + run] */
+	unsigned char *group;
+	uint64_t total_a, total_b;     /* the samples before s, from s on */
+	struct cprof_noise *noise;     /* each key's dispersion between days */
+};
+
+static void split_open(const struct watch *w, size_t s, struct split *sp)
 {
 	const struct cprof_watch_series *se = w->s;
-	size_t lo = s - w->set->baseline, runs = se->num_days - lo, k, d;
-	uint64_t *counts = cprof_xcalloc(se->num_keys * runs + 1, sizeof(*counts));
-	unsigned char *group = cprof_xcalloc(runs, 1);
-	uint64_t ta = 0, tb = 0;
-	struct cprof_noise *noise;
+	size_t k, d;
 
-	for (d = 0; d < runs; d++) {
-		group[d] = lo + d >= s;
-		*(group[d] ? &tb : &ta) += se->totals[lo + d];
+	sp->lo = s - w->set->baseline;
+	sp->runs = se->num_days - sp->lo;
+	sp->counts = cprof_xcalloc(se->num_keys * sp->runs + 1, sizeof(*sp->counts));
+	sp->group = cprof_xcalloc(sp->runs, 1);
+	sp->total_a = sp->total_b = 0;
+	for (d = 0; d < sp->runs; d++) {
+		sp->group[d] = sp->lo + d >= s;
+		*(sp->group[d] ? &sp->total_b : &sp->total_a) += se->totals[sp->lo + d];
 	}
 	for (k = 0; k < se->num_keys; k++)
-		memcpy(&counts[k * runs], &se->counts[k * se->num_days + lo], runs * sizeof(*counts));
-	noise = cprof_noise_estimate(counts, se->num_keys, runs, se->totals + lo, group);
-	for (k = 0; k < se->num_keys; k++) {
-		struct test *t = test_at(w, k, s);
-		uint64_t a = 0, b = 0;
-		double phi;
+		memcpy(&sp->counts[k * sp->runs], &se->counts[k * se->num_days + sp->lo],
+		       sp->runs * sizeof(*sp->counts));
+	sp->noise = cprof_noise_estimate(sp->counts, se->num_keys, sp->runs, se->totals + sp->lo,
+					 sp->group);
+}
 
-		for (d = 0; d < runs; d++)
-			*(group[d] ? &b : &a) += counts[k * runs + d];
-		if (a + b == 0 || ta == 0 || tb == 0) {
+static void split_close(struct split *sp)
+{
+	cprof_noise_free(sp->noise);
+	free(sp->counts);
+	free(sp->group);
+}
+
+/* Key k's samples before the split (*a) and from it on (*b). */
+static void split_sums(const struct split *sp, size_t k, uint64_t *a, uint64_t *b)
+{
+	size_t d;
+
+	*a = *b = 0;
+	for (d = 0; d < sp->runs; d++)
+		*(sp->group[d] ? b : a) += sp->counts[k * sp->runs + d];
+}
+
+/* The tests of every key at split s: the days before against the days
+ * from s on, at each key's own noise between days (cprof_noise_test, the
+ * mixture over its posterior dispersion, as cprof-regress judges).  A p
+ * of 1 / splits or more is not computed exactly: times the splits (the
+ * q-value's Bonferroni) it is 1 whatever it is. */
+static void test_keys(struct watch *w, size_t s)
+{
+	struct split sp;
+	size_t k;
+
+	split_open(w, s, &sp);
+	for (k = 0; k < w->s->num_keys; k++) {
+		struct test *t = test_at(w, k, s);
+		uint64_t a, b;
+
+		split_sums(&sp, k, &a, &b);
+		if (a + b == 0 || sp.total_a == 0 || sp.total_b == 0) {
 			t->p = 1.0;
 			continue;
 		}
-		phi = fmax(1.0, cprof_noise_interval_phi(noise, k, w->set->alpha));
-		t->p = cprof_share_test(a, ta, b, tb, phi);
-		t->before = (double)a / (double)ta;
-		t->after = (double)b / (double)tb;
-		t->se_before = sqrt(phi * t->before * (1 - t->before) / (double)ta);
-		t->se_after = sqrt(phi * t->after * (1 - t->after) / (double)tb);
+		t->p = cprof_noise_test(sp.noise, k, a, sp.total_a, b, sp.total_b,
+					1.0 / (double)w->splits);
+		t->before = (double)a / (double)sp.total_a;
+		t->after = (double)b / (double)sp.total_b;
 	}
-	cprof_noise_free(noise);
-	free(counts);
-	free(group);
+	split_close(&sp);
+}
+
+/* The standard errors of key k's levels at split s, at the dispersion
+ * that holds its noise's mixture at level 1 - alpha. */
+static void key_errors(const struct watch *w, size_t k, size_t s, struct test *t)
+{
+	struct split sp;
+	double phi;
+
+	split_open(w, s, &sp);
+	phi = fmax(1.0, cprof_noise_interval_phi(sp.noise, k, w->set->alpha));
+	t->se_before = sqrt(phi * t->before * (1 - t->before) / (double)sp.total_a);
+	t->se_after = sqrt(phi * t->after * (1 - t->after) / (double)sp.total_b);
+	split_close(&sp);
 }
 
 /* Student's t test of the days' entropies before split s against those
@@ -214,7 +263,7 @@ static struct cprof_watch_level level_of(double value, double se, double z)
 static bool best_change(const struct watch *w, size_t row, size_t best_s,
 			struct cprof_watch_change *c)
 {
-	const struct test *best = test_at(w, row, best_s);
+	struct test *best = test_at(w, row, best_s);
 	double rel, se_log, q = best->q;
 
 	if (best->p >= 1.0 || q > w->set->alpha)
@@ -228,6 +277,8 @@ static bool best_change(const struct watch *w, size_t row, size_t best_s,
 	rel = best->before > 0 ? fabs(best->after / best->before - 1) : INFINITY;
 	if (rel < w->set->min_effect || !held(w, row, best_s, best))
 		return false;
+	if (row < w->s->num_keys)
+		key_errors(w, row, best_s, best);
 	memset(c, 0, sizeof(*c));
 	c->key = row == w->s->num_keys ? SIZE_MAX : row;
 	c->kind = row == w->s->num_keys ? CPROF_WATCH_ENTROPY :

@@ -12,7 +12,9 @@
  * measured and moderated across the keys by cprof_noise_estimate (the
  * days before a split one group, the days from it on the other).  A split
  * at day s tests the `baseline` days before s against every day from s on
- * (at least `persist`) with cprof_share_test at that dispersion; each key's
+ * (at least `persist`) with cprof_noise_test (the mixture over the key's
+ * posterior dispersion, as cprof-regress judges), its levels' intervals
+ * at cprof_noise_interval_phi; each key's
  * change is its best split (smallest p), kept when its Benjamini-Hochberg
  * q-value over every key and split tested is at most `alpha`, its share
  * moved by at least `min_effect` of itself, and the move held (each of its
