@@ -129,7 +129,26 @@ static bool names_key(const struct cprof_watch_change *c, size_t k)
 	return false;
 }
 
-static void score(struct tally *t, enum scenario sc, const struct cprof_watch_change *c, size_t n)
+/* Prints change c on standard error, with its key's share day by day
+ * (in 10^-4) and the key's phi. */
+static void debug_change(const struct sim *sim, enum scenario sc,
+			 const struct cprof_watch_change *c)
+{
+	size_t d;
+
+	fprintf(stderr, "sc %d: %s key %zu day %zu %g -> %g q %g offsets %zu", sc,
+		cprof_watch_kind_name(c->kind), c->key, c->day, c->before.value, c->after.value,
+		c->q_value, c->num_offset);
+	if (c->key != SIZE_MAX) {
+		fprintf(stderr, " phi %.2f:", sim->phi[c->key]);
+		for (d = 0; d < DAYS; d++)
+			fprintf(stderr, " %.1f", 1e4 * (double)sim->counts[c->key * DAYS + d] /
+						 (double)sim->totals[d]);
+	}
+	fputc('\n', stderr);
+}
+
+static void score(const struct sim *sim, struct tally *t, enum scenario sc, const struct cprof_watch_change *c, size_t n)
 {
 	size_t target = sc == RISE_SMALL ? SMALL_KEY : BIG_KEY, i;
 	bool found = false, near = false;
@@ -138,9 +157,7 @@ static void score(struct tally *t, enum scenario sc, const struct cprof_watch_ch
 	t->changes += n;
 	if (getenv("WATCH_DEBUG"))
 		for (i = 0; i < n; i++)
-			fprintf(stderr, "sc %d: %s key %zu day %zu %g -> %g q %g offsets %zu\n", sc,
-				cprof_watch_kind_name(c[i].kind), c[i].key, c[i].day,
-				c[i].before.value, c[i].after.value, c[i].q_value, c[i].num_offset);
+			debug_change(sim, sc, &c[i]);
 	for (i = 0; i < n; i++) {
 		if (c[i].kind == CPROF_WATCH_ENTROPY || !names_key(&c[i], target))
 			continue;
@@ -180,7 +197,7 @@ static struct tally run(enum scenario sc, size_t hosts, size_t trials, uint64_t 
 		stats_seed_cell(rng, seed, (unsigned long)(sc * 100000 + hosts * 10000000 + i));
 		simulate(sim, rng, sc);
 		n = cprof_watch_detect(&series, &settings, &changes);
-		score(&t, sc, changes, n);
+		score(sim, &t, sc, changes, n);
 		cprof_watch_free(changes, n);
 	}
 	gsl_rng_free(rng);
