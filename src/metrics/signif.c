@@ -383,9 +383,6 @@ static double compound_test(uint64_t count_a, uint64_t total_a, uint64_t count_b
 						 (double)count_b >= mean, cap / 2.0));
 }
 
-/* Posterior weights below this are left out of a key's mixture. */
-#define NEGLIGIBLE_WEIGHT 1e-9
-
 /* The grid points of `post` (`grid`) of weight NEGLIGIBLE_WEIGHT or more
  * into order, heaviest first; returns their number. */
 static size_t heaviest_first(const double *post, size_t grid, size_t *order)

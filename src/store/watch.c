@@ -178,12 +178,35 @@ static void day_entropies(struct watch *w)
 	free(day);
 }
 
+/* Each row's weight in the q-values: a key's the square root of its
+ * share over the series (as cprof-diff weighs its keys), entropy's the
+ * keys' mean weight. */
+static double *row_weights(const struct watch *w)
+{
+	const struct cprof_watch_series *s = w->s;
+	double *weight = cprof_xcalloc(w->rows, sizeof(*weight)), total = 0.0, sum = 0.0;
+	size_t k, d;
+
+	for (d = 0; d < s->num_days; d++)
+		total += (double)s->totals[d];
+	for (k = 0; k < s->num_keys && total > 0; k++) {
+		double count = 0.0;
+
+		for (d = 0; d < s->num_days; d++)
+			count += (double)s->counts[k * s->num_days + d];
+		sum += weight[k] = sqrt(count / total);
+	}
+	weight[s->num_keys] = s->num_keys && sum > 0 ? sum / (double)s->num_keys : 1.0;
+	return weight;
+}
+
 /* Each row's q-value: its smallest p over the splits, times the splits
- * tested (Bonferroni: the best split is chosen), then Benjamini-Hochberg
- * over the rows.  One q per row, at its best split (best[row]). */
+ * tested (Bonferroni: the best split is chosen), then the weighted
+ * Benjamini-Hochberg over the rows (row_weights).  One q per row, at its
+ * best split (best[row]). */
 static void qvalues(struct watch *w, size_t *best)
 {
-	double *p = cprof_xcalloc(w->rows, sizeof(*p));
+	double *p = cprof_xcalloc(w->rows, sizeof(*p)), *weight = row_weights(w);
 	size_t row, s;
 
 	for (row = 0; row < w->rows; row++) {
@@ -193,9 +216,10 @@ static void qvalues(struct watch *w, size_t *best)
 				best[row] = s;
 		p[row] = fmin(1.0, test_at(w, row, best[row])->p * (double)w->splits);
 	}
-	cprof_bh_qvalues(p, NULL, w->rows, p);
+	cprof_bh_qvalues(p, weight, w->rows, p);
 	for (row = 0; row < w->rows; row++)
 		test_at(w, row, best[row])->q = p[row];
+	free(weight);
 	free(p);
 }
 
@@ -236,20 +260,31 @@ static size_t refine(const struct watch *w, size_t row, size_t s0)
 	return best;
 }
 
-/* Whether the move of row `row` at split s held: each of its first
- * `persist` days a quarter of the way from before to after, the last
- * `persist` days' mean half of the way. */
+/* The mean of row `row`'s values on days [from, to) less `before`, over
+ * `move`: the share of the way from before to after. */
+static double way(const struct watch *w, size_t row, size_t from, size_t to, double before,
+		  double move)
+{
+	double sum = 0.0;
+	size_t d;
+
+	for (d = from; d < to; d++)
+		sum += value_on(w, row, d);
+	return (sum / (double)(to - from) - before) / move;
+}
+
+/* Whether the move of row `row` at split s held: its first `persist`
+ * days' mean a quarter of the way from before to after (the new level
+ * began there), and the mean of its last days (the last third of the
+ * days from s, at least `persist`) half of the way (it did not go away). */
 static bool held(const struct watch *w, size_t row, size_t s, const struct test *t)
 {
-	size_t n = w->s->num_days, m = w->set->persist, d;
-	double move = t->after - t->before, tail = 0.0;
+	size_t n = w->s->num_days, m = w->set->persist, tail = (n - s + 2) / 3;
+	double move = t->after - t->before;
 
-	for (d = s; d < s + m; d++)
-		if ((value_on(w, row, d) - t->before) / move < 0.25)
-			return false;
-	for (d = n - m; d < n; d++)
-		tail += value_on(w, row, d);
-	return (tail / (double)m - t->before) / move >= 0.5;
+	tail = tail > m ? tail : m;
+	return way(w, row, s, s + m, t->before, move) >= 0.25 &&
+	       way(w, row, n - tail, n, t->before, move) >= 0.5;
 }
 
 /* The level `value` with its interval from its standard error. */

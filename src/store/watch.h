@@ -14,12 +14,14 @@
  * at day s tests the `baseline` days before s against every day from s on
  * (at least `persist`) with cprof_noise_test (the mixture over the key's
  * posterior dispersion, as cprof-regress judges), its levels' intervals
- * at cprof_noise_interval_phi; each key's
- * change is its best split (smallest p), kept when its Benjamini-Hochberg
- * q-value over every key and split tested is at most `alpha`, its share
- * moved by at least `min_effect` of itself, and the move held (each of its
- * first `persist` days a quarter of the way to the new level, the last
- * `persist` days' mean half of it: a spike that went away is no change).
+ * at cprof_noise_interval_phi.  Each key's change is at its best split
+ * (smallest p), kept when its q-value is at most `alpha` (that p times
+ * the splits tested, then Benjamini-Hochberg over the keys and entropy,
+ * weighted by the square root of each key's share as cprof-diff's), its
+ * share moved by at least `min_effect` of itself, and the move held (the mean
+ * of its first `persist` days a quarter of the way to the new level, the
+ * mean of its last third of days, at least `persist` of them, half of it:
+ * a spike that went away is no change).
  * Keys that moved on the same day in opposite directions by amounts that
  * offset each other (their sum within a quarter of the larger side) while
  * the profiles' total did not move (Welch's t of the profiles' totals,
