@@ -4,7 +4,6 @@
 #include "config.h"
 
 #include <math.h>
-#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,11 +23,17 @@
  * chi-squared of any use. */
 #define MEASURED_EXPECTED 3.0
 
-/* The EM of the prior stops after this many steps, or when one SQUAREM
- * cycle (three steps) raises the log-likelihood by less than
- * EM_TOLERANCE. */
+/* The EM of the prior stops when the log-likelihood of its weights is
+ * within EM_GAP a key of its maximum (em_step's gap), or after
+ * EM_ROUNDS steps. */
 #define EM_ROUNDS 2000
-#define EM_TOLERANCE 1e-7
+#define EM_GAP 1e-6
+
+/* An extrapolated weight is no lower than this share of the EM step's. */
+#define FLOOR_OF_STEP 0.01
+
+/* An earlier fit's weights start the EM no lower than this. */
+#define START_FLOOR 1e-4
 
 /* Pseudo-keys at the pooled phi in the prior's fit: a profile of few keys
  * has a prior near the whole profile's dispersion, not one spike per key. */
@@ -115,54 +120,48 @@ struct fit {
 	size_t pooled, measured;
 };
 
-/* One EM step of the prior's weights: w into next. */
-static void em_step(const struct fit *f, const double *w, double *next)
+/* One EM step of the prior's weights: w into next, w_g times the
+ * directional derivative of the log-likelihood at w towards grid point g,
+ * D_g (the mean over the keys and pseudo-keys of lik_kg / sum_g' w_g'
+ * lik_kg'); returns the optimality gap, max_g D_g - 1: the mixture
+ * likelihood is concave in the weights, so its maximum is at most (keys +
+ * pseudo-keys) times the gap above its value at w, and the gap is 0 there. */
+static double em_step(const struct fit *f, const double *w, double *next)
 {
-	double post[GRID];
+	double acc[GRID] = { 0 }, n = (double)f->measured + PRIOR_PSEUDO_KEYS, gap = 0.0;
 	size_t k, g;
 
-	for (g = 0; g < GRID; g++)
-		next[g] = g == f->pooled ? PRIOR_PSEUDO_KEYS : 0.0;
 	for (k = 0; k < f->noise->keys; k++) {
-		double sum = 0.0;
+		const double *lik = &f->lik[k * GRID];
+		double sum = 0.0, inverse;
 
 		if (f->noise->df[k] == 0)
 			continue;
 		for (g = 0; g < GRID; g++)
-			sum += post[g] = w[g] * f->lik[k * GRID + g];
+			sum += w[g] * lik[g];
 		if (!(sum > 0))
 			continue;
+		inverse = 1.0 / sum;
 		for (g = 0; g < GRID; g++)
-			next[g] += post[g] / sum;
+			acc[g] += lik[g] * inverse;
 	}
-	for (g = 0; g < GRID; g++)
-		next[g] /= (double)f->measured + PRIOR_PSEUDO_KEYS;
-}
+	for (g = 0; g < GRID; g++) {
+		double pseudo = g == f->pooled ? PRIOR_PSEUDO_KEYS : 0.0;
 
-/* The log-likelihood the EM raises: the keys' and the pseudo-keys'. */
-static double fit_loglik(const struct fit *f, const double *w)
-{
-	double ll = PRIOR_PSEUDO_KEYS * log(w[f->pooled]);
-	size_t k, g;
-
-	for (k = 0; k < f->noise->keys; k++) {
-		double sum = 0.0;
-
-		if (f->noise->df[k] == 0)
-			continue;
-		for (g = 0; g < GRID; g++)
-			sum += w[g] * f->lik[k * GRID + g];
-		ll += log(sum);
+		next[g] = (w[g] * acc[g] + pseudo) / n;
+		gap = fmax(gap, (acc[g] + (pseudo > 0 ? pseudo / w[g] : 0.0)) / n - 1.0);
 	}
-	return ll;
+	return gap;
 }
 
 /* The SQUAREM extrapolation (Varadhan and Roland 2008, scheme 3) from w
- * through w1 = EM(w) and w2 = EM(w1) into out: w - 2 a r + a^2 v, its step
- * a halved towards -1 (where it is w2) until the weights are nonnegative. */
+ * through w1 = EM(w) and w2 = EM(w1) into out: w - 2 a r + a^2 v with
+ * a = -|r| / |v| (at most -1, where it is w2), each weight it would take
+ * below FLOOR_OF_STEP of w2's kept there (a weight bound for 0 is left to
+ * the EM steps), renormalized. */
 static void extrapolate(const double *w, const double *w1, const double *w2, double *out)
 {
-	double r[GRID], v[GRID], rr = 0.0, vv = 0.0, a;
+	double r[GRID], v[GRID], rr = 0.0, vv = 0.0, a, sum = 0.0;
 	size_t g;
 
 	for (g = 0; g < GRID; g++) {
@@ -171,27 +170,36 @@ static void extrapolate(const double *w, const double *w1, const double *w2, dou
 		rr += r[g] * r[g];
 		vv += v[g] * v[g];
 	}
-	for (a = vv > 0 ? -sqrt(rr / vv) : -1.0; a < -1.0 - 1e-3; a = (a - 1.0) / 2.0) {
-		bool feasible = true;
+	a = vv > 0 ? fmin(-1.0, -sqrt(rr / vv)) : -1.0;
+	for (g = 0; g < GRID; g++)
+		sum += out[g] = fmax(w[g] - 2 * a * r[g] + a * a * v[g], FLOOR_OF_STEP * w2[g]);
+	for (g = 0; g < GRID; g++)
+		out[g] /= sum;
+}
 
-		for (g = 0; g < GRID; g++) {
-			out[g] = w[g] - 2 * a * r[g] + a * a * v[g];
-			feasible = feasible && out[g] >= 0;
-		}
-		if (feasible)
-			return;
-	}
-	memcpy(out, w2, GRID * sizeof(*out));
+/* The EM's first weights from an earlier fit's `prior`, each at least
+ * START_FLOOR (renormalized): a weight of 0 never grows under EM. */
+static void start_from(double *w, const double *prior)
+{
+	double sum = 0.0;
+	size_t g;
+
+	for (g = 0; g < GRID; g++)
+		sum += w[g] = fmax(prior[g], START_FLOOR);
+	for (g = 0; g < GRID; g++)
+		w[g] /= sum;
 }
 
 /* Fits the prior's weights to the keys' likelihoods (lik: keys x GRID,
  * only the keys with df > 0) by EM accelerated by SQUAREM, with
- * PRIOR_PSEUDO_KEYS at grid point `pooled`; a cycle whose extrapolation
- * lowers the likelihood keeps its two plain EM steps instead. */
-static void fit_prior(struct cprof_noise *noise, const double *lik, size_t pooled)
+ * PRIOR_PSEUDO_KEYS at grid point `pooled`, until the optimality gap is
+ * below EM_GAP (or EM_ROUNDS steps).  `start`: the weights to start from
+ * (NULL: uniform). */
+static void fit_prior(struct cprof_noise *noise, const double *lik, size_t pooled,
+		      const double *start)
 {
 	struct fit f = { noise, lik, pooled, 0 };
-	double w1[GRID], w2[GRID], jump[GRID], next[GRID], ll;
+	double w1[GRID], w2[GRID], jump[GRID], next[GRID];
 	size_t round, k, g;
 
 	for (k = 0; k < noise->keys; k++)
@@ -200,22 +208,17 @@ static void fit_prior(struct cprof_noise *noise, const double *lik, size_t poole
 		noise->prior[g] = f.measured == 0 ? g == pooled : 1.0 / GRID;
 	if (f.measured == 0)
 		return;
-	ll = fit_loglik(&f, noise->prior);
+	if (start)
+		start_from(noise->prior, start);
 	for (round = 0; round < EM_ROUNDS; round += 3) {
-		double before = ll;
-
-		em_step(&f, noise->prior, w1);
+		if (em_step(&f, noise->prior, w1) < EM_GAP) {
+			memcpy(noise->prior, w1, sizeof(w1));
+			break;
+		}
 		em_step(&f, w1, w2);
 		extrapolate(noise->prior, w1, w2, jump);
 		em_step(&f, jump, next);
-		ll = fit_loglik(&f, next);
-		if (!(ll >= before)) {
-			memcpy(next, w2, sizeof(next));
-			ll = fit_loglik(&f, next);
-		}
 		memcpy(noise->prior, next, sizeof(next));
-		if (ll - before < EM_TOLERANCE)
-			break;
 	}
 }
 
@@ -258,6 +261,13 @@ static void with_diffuse(const struct cprof_noise *noise, double *own)
 struct cprof_noise *cprof_noise_estimate(const uint64_t *counts, size_t keys, size_t runs,
 					 const uint64_t *totals, const unsigned char *group)
 {
+	return cprof_noise_estimate_from(counts, keys, runs, totals, group, NULL);
+}
+
+struct cprof_noise *cprof_noise_estimate_from(const uint64_t *counts, size_t keys, size_t runs,
+					      const uint64_t *totals, const unsigned char *group,
+					      const struct cprof_noise *start)
+{
 	struct cprof_noise *noise = cprof_xcalloc(1, sizeof(*noise));
 	double *lik = cprof_xcalloc((keys + 1) * GRID, sizeof(*lik)), x2_sum = 0.0, df_sum = 0.0;
 	double own[GRID];
@@ -282,7 +292,7 @@ struct cprof_noise *cprof_noise_estimate(const uint64_t *counts, size_t keys, si
 		if (df > 0)
 			likelihood(noise, x2, df, &lik[k * GRID]);
 	}
-	fit_prior(noise, lik, pooled_point(x2_sum, df_sum));
+	fit_prior(noise, lik, pooled_point(x2_sum, df_sum), start ? start->prior : NULL);
 	with_diffuse(noise, own);
 	posteriors(noise, own, lik);
 	free(lik);

@@ -38,6 +38,14 @@ struct cprof_noise;
 struct cprof_noise *cprof_noise_estimate(const uint64_t *counts, size_t keys, size_t runs,
 					 const uint64_t *totals, const unsigned char *group);
 
+/* As cprof_noise_estimate, the prior's fit started from `start`'s prior
+ * (NULL: from uniform weights): the same law within the fit's tolerance,
+ * in fewer steps when start measured keys alike (the splits of one
+ * series, each a day from the last). */
+struct cprof_noise *cprof_noise_estimate_from(const uint64_t *counts, size_t keys, size_t runs,
+					      const uint64_t *totals, const unsigned char *group,
+					      const struct cprof_noise *start);
+
 /* Replaces the fitted prior by `prior` (weights over the grid, summing to
  * 1; copied) and every key's posterior by the one it gives, with no diffuse
  * part: the posteriors of keys whose law is known (a benchmark's oracle). */

@@ -31,6 +31,7 @@ struct watch {
 	struct test *tests;            /* tests[row * splits + split] */
 	double *entropy;               /* each day's Miller-Madow entropy, bits */
 	double z;                      /* the normal 1 - alpha/2 quantile */
+	struct cprof_noise *last;      /* the last split's noise: the next fit starts there */
 };
 
 const char *cprof_watch_kind_name(enum cprof_watch_kind kind)
@@ -55,7 +56,11 @@ struct split {
 	struct cprof_noise *noise;     /* each key's dispersion between days */
 };
 
-static void split_open(const struct watch *w, size_t s, struct split *sp)
+/* The days of split s into *sp, their noise fit started from `start`'s
+ * (NULL: afresh). */
+
+static void split_open(const struct watch *w, size_t s, const struct cprof_noise *start,
+		       struct split *sp)
 {
 	const struct cprof_watch_series *se = w->s;
 	size_t k, d;
@@ -72,8 +77,8 @@ static void split_open(const struct watch *w, size_t s, struct split *sp)
 	for (k = 0; k < se->num_keys; k++)
 		memcpy(&sp->counts[k * sp->runs], &se->counts[k * se->num_days + sp->lo],
 		       sp->runs * sizeof(*sp->counts));
-	sp->noise = cprof_noise_estimate(sp->counts, se->num_keys, sp->runs, se->totals + sp->lo,
-					 sp->group);
+	sp->noise = cprof_noise_estimate_from(sp->counts, se->num_keys, sp->runs,
+					      se->totals + sp->lo, sp->group, start);
 }
 
 static void split_close(struct split *sp)
@@ -103,7 +108,7 @@ static void test_keys(struct watch *w, size_t s)
 	struct split sp;
 	size_t k;
 
-	split_open(w, s, &sp);
+	split_open(w, s, w->last, &sp);
 	for (k = 0; k < w->s->num_keys; k++) {
 		struct test *t = test_at(w, k, s);
 		uint64_t a, b;
@@ -118,6 +123,9 @@ static void test_keys(struct watch *w, size_t s)
 		t->before = (double)a / (double)sp.total_a;
 		t->after = (double)b / (double)sp.total_b;
 	}
+	cprof_noise_free(w->last);
+	w->last = sp.noise;
+	sp.noise = NULL;
 	split_close(&sp);
 }
 
@@ -128,7 +136,7 @@ static void key_errors(const struct watch *w, size_t k, size_t s, struct test *t
 	struct split sp;
 	double phi;
 
-	split_open(w, s, &sp);
+	split_open(w, s, NULL, &sp);
 	phi = fmax(1.0, cprof_noise_interval_phi(sp.noise, k, w->set->alpha));
 	t->se_before = sqrt(phi * t->before * (1 - t->before) / (double)sp.total_a);
 	t->se_after = sqrt(phi * t->after * (1 - t->after) / (double)sp.total_b);
@@ -433,7 +441,7 @@ size_t cprof_watch_detect(const struct cprof_watch_series *series,
 			  struct cprof_watch_change **changes)
 {
 	struct watch w = { series, settings, settings->baseline, 0, series->num_keys + 1, NULL,
-			   NULL, gsl_cdf_ugaussian_Pinv(1 - settings->alpha / 2) };
+			   NULL, gsl_cdf_ugaussian_Pinv(1 - settings->alpha / 2), NULL };
 	size_t s, n, *best;
 
 	*changes = NULL;
@@ -450,6 +458,7 @@ size_t cprof_watch_detect(const struct cprof_watch_series *series,
 	qvalues(&w, best);
 	n = collect(&w, best, changes);
 	free(best);
+	cprof_noise_free(w.last);
 	free(w.tests);
 	free(w.entropy);
 	return n;
