@@ -361,8 +361,8 @@ static void select_sums(struct watch_query *q, char **group_names, const char *a
 	if (attr)
 		cols[g + 4] = g_strdup_printf("\"%s\"", attr);
 	ask[0].sql = profiles_sql(store, cols, g + (attr ? 5 : 4), where);
-	g_free(cols[g]);
-	cols[g] = store->ops->as_text("\"date\"");
+	/* keys_sql gives each group's values as text itself: the date is
+	 * grouped as it is stored. */
 	ask[1].sql = store->ops->keys_sql(store, (const char *const *)cols, g + 1, where, joined);
 	store->ops->select_all(store, ask, 2);
 	g_free((char *)ask[0].sql);
