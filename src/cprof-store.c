@@ -99,11 +99,36 @@ struct query_output {
 	bool compact, text;
 };
 
+/* Sets root's "group" (the `num` group names `names` and their values
+ * `values`; none when num is 0) and "missing_shards" (the shards that did
+ * not answer; none when `missing` is NULL). */
+static void set_group(json_t *root, char **names, char **values, size_t num,
+		      const struct cprof_ptrs *missing)
+{
+	size_t j;
+
+	if (num) {
+		json_t *group = json_object();
+
+		for (j = 0; j < num; j++)
+			cprof_json_set(group, names[j], cprof_json_string(values[j]));
+		cprof_json_set(root, "group", group);
+	}
+	if (missing) {
+		json_t *list = json_array();
+
+		for (j = 0; j < missing->len; j++)
+			if (json_array_append_new(list, cprof_json_string(missing->items[j])) < 0)
+				cprof_die_oom();
+		cprof_json_set(root, "missing_shards", list);
+	}
+}
+
 /* Prints the flat of one group, as a table or JSON. */
 static void print_group(const struct cprof_store_group *group, const struct query_output *out)
 {
 	const struct cprof_store_result *result = out->result;
-	json_t *root, *names;
+	json_t *root;
 	size_t j;
 
 	if (out->text) {
@@ -119,20 +144,7 @@ static void print_group(const struct cprof_store_group *group, const struct quer
 		return;
 	}
 	root = cprof_json_flat(group->dist, (size_t)out->top);
-	if (result->num_groups) {
-		names = json_object();
-		for (j = 0; j < result->num_groups; j++)
-			cprof_json_set(names, result->group_names[j],
-				       cprof_json_string(group->values[j]));
-		cprof_json_set(root, "group", names);
-	}
-	if (result->missing) {
-		json_t *list = json_array();
-
-		for (j = 0; j < result->missing->len; j++)
-			json_array_append_new(list, cprof_json_string(result->missing->items[j]));
-		cprof_json_set(root, "missing_shards", list);
-	}
+	set_group(root, result->group_names, group->values, result->num_groups, result->missing);
 	cprof_json_print(root, out->compact || result->num_groups > 0);
 }
 
@@ -213,21 +225,7 @@ static json_t *ratio_json(const struct cprof_store_ratio_result *result,
 			cprof_die_oom();
 	}
 	cprof_json_set(root, "entries", entries);
-	if (result->num_groups) {
-		json_t *names = json_object();
-
-		for (j = 0; j < result->num_groups; j++)
-			cprof_json_set(names, result->group_names[j],
-				       cprof_json_string(group->values[j]));
-		cprof_json_set(root, "group", names);
-	}
-	if (result->missing) {
-		json_t *list = json_array();
-
-		for (j = 0; j < result->missing->len; j++)
-			json_array_append_new(list, cprof_json_string(result->missing->items[j]));
-		cprof_json_set(root, "missing_shards", list);
-	}
+	set_group(root, result->group_names, group->values, result->num_groups, result->missing);
 	return root;
 }
 

@@ -21,6 +21,15 @@ void cprof_store_close(struct cprof_store *store);
 GString *cprof_store_where_sql(struct cprof_store *store, enum cprof_by by,
 			       const struct cprof_ptrs *wheres, const char *from, const char *to);
 
+/* "SELECT " and the columns `cols` (`n`) as text, named c0, c1..., each
+ * followed by ", " (newly allocated): a query's first columns. */
+GString *cprof_store_select_text(struct cprof_store *store, const char *const *cols, size_t n);
+
+/* Sorts the `n` groups `items` by their values, `num_values` strings
+ * each compared in order, values_of(item) giving an item's. */
+void cprof_store_sort_groups(void **items, size_t n, size_t num_values,
+			     char **(*values_of)(const void *item));
+
 /* Dies on a --group name (of `group_arg`) the store does not know, an
  * empty one or one named twice. */
 void cprof_store_check_groups(const struct cprof_store *store, char **group_names,

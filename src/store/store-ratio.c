@@ -321,18 +321,9 @@ static void select_counts(struct ratio_query *query, char **group_names, const c
 	g_strfreev(cols);
 }
 
-static size_t num_groups_for_cmp;
-
-static int rgroup_cmp(const void *a, const void *b)
+static char **group_values(const void *item)
 {
-	const struct cprof_store_ratio_group *x = *(void *const *)a, *y = *(void *const *)b;
-	size_t i;
-	int c;
-
-	for (i = 0; i < num_groups_for_cmp; i++)
-		if ((c = strcmp(x->values[i], y->values[i])))
-			return c;
-	return 0;
+	return ((const struct cprof_store_ratio_group *)item)->values;
 }
 
 /* Moves query's groups, finished, into result in the order of values. */
@@ -346,8 +337,8 @@ static void finish_groups(struct ratio_query *query, struct cprof_store_ratio_re
 		cprof_ptrs_add(&result->groups, finish_group(value, result->level));
 	if (result->groups.len == 0)
 		cprof_die("%s: no profile matches", query->store->url);
-	num_groups_for_cmp = query->num_groups;
-	qsort(result->groups.items, result->groups.len, sizeof(void *), rgroup_cmp);
+	cprof_store_sort_groups(result->groups.items, result->groups.len, query->num_groups,
+				group_values);
 }
 
 void cprof_store_ratio(const char *url, const struct cprof_store_query_spec *spec,

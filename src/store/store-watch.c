@@ -285,18 +285,9 @@ static struct cprof_store_watch_group *finish_group(struct wgroup *g, bool attr,
 	return out;
 }
 
-static size_t num_groups_for_cmp;
-
-static int group_cmp(const void *a, const void *b)
+static char **group_values(const void *item)
 {
-	const struct cprof_store_watch_group *x = *(void *const *)a, *y = *(void *const *)b;
-	size_t i;
-	int c;
-
-	for (i = 0; i < num_groups_for_cmp; i++)
-		if ((c = strcmp(x->values[i], y->values[i])))
-			return c;
-	return 0;
+	return ((const struct cprof_store_watch_group *)item)->values;
 }
 
 /* The attribute: --attribute's dimension, else build when the store has
@@ -322,16 +313,9 @@ static const char *attribute_of(struct cprof_store *store, const char *asked)
  * (`n`), then their totals (newly allocated). */
 static char *profiles_sql(struct cprof_store *store, char **cols, size_t n, const char *where)
 {
-	GString *sql = g_string_new("SELECT ");
-	size_t i;
+	GString *sql = cprof_store_select_text(store, (const char *const *)cols, n);
 
-	for (i = 0; i < n; i++) {
-		char *text = store->ops->as_text(cols[i]);
-
-		g_string_append_printf(sql, "%s AS c%zu, ", text, i);
-		g_free(text);
-	}
-	g_string_append_printf(sql, "total AS c%zu FROM profiles WHERE %s", i, where);
+	g_string_append_printf(sql, "total AS c%zu FROM profiles WHERE %s", n, where);
 	return g_string_free(sql, FALSE);
 }
 
@@ -411,8 +395,8 @@ void cprof_store_watch(const char *url, const struct cprof_store_query_spec *spe
 		cprof_ptrs_add(&result->groups, finish_group(value, q.attr, settings));
 	if (result->groups.len == 0)
 		cprof_die("%s: no profile matches", url);
-	num_groups_for_cmp = q.num_groups;
-	qsort(result->groups.items, result->groups.len, sizeof(void *), group_cmp);
+	cprof_store_sort_groups(result->groups.items, result->groups.len, q.num_groups,
+				group_values);
 	g_hash_table_destroy(q.groups);
 	g_free(q.type);
 	g_string_free(where, TRUE);

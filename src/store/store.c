@@ -450,18 +450,36 @@ static int source_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-static size_t num_groups_for_cmp;
+/* How cprof_store_sort_groups compares. */
+struct values_order {
+	size_t num_values;
+	char **(*values_of)(const void *item);
+};
 
-static int group_cmp(const void *a, const void *b)
+static gint values_cmp(gconstpointer a, gconstpointer b, gpointer data)
 {
-	const struct group *x = *(struct group *const *)a, *y = *(struct group *const *)b;
+	const struct values_order *order = data;
+	char **x = order->values_of(*(void *const *)a), **y = order->values_of(*(void *const *)b);
 	size_t i;
 	int c;
 
-	for (i = 0; i < num_groups_for_cmp; i++)
-		if ((c = strcmp(x->pub.values[i], y->pub.values[i])))
+	for (i = 0; i < order->num_values; i++)
+		if ((c = strcmp(x[i], y[i])))
 			return c;
 	return 0;
+}
+
+void cprof_store_sort_groups(void **items, size_t n, size_t num_values,
+			     char **(*values_of)(const void *item))
+{
+	struct values_order order = { num_values, values_of };
+
+	g_qsort_with_data(items, (gint)n, sizeof(void *), values_cmp, &order);
+}
+
+static char **group_values(const void *item)
+{
+	return ((const struct group *)item)->pub.values;
 }
 
 static char *column_sql(const char *name)
@@ -563,18 +581,26 @@ static bool of_profile(const char *name)
  * that meet `where`: columns c0... the values of the `num_groups` columns
  * `groups` as text, then profile, load_id, seq, sample_type and
  * period_us (newly allocated). */
-static char *sources_sql(struct cprof_store *store, const char *const *groups,
-			 size_t num_groups, const char *where)
+GString *cprof_store_select_text(struct cprof_store *store, const char *const *cols, size_t n)
 {
 	GString *sql = g_string_new("SELECT ");
 	size_t i;
 
-	for (i = 0; i < num_groups; i++) {
-		char *text = store->ops->as_text(groups[i]);
+	for (i = 0; i < n; i++) {
+		char *text = store->ops->as_text(cols[i]);
 
 		g_string_append_printf(sql, "%s AS c%zu, ", text, i);
 		g_free(text);
 	}
+	return sql;
+}
+
+static char *sources_sql(struct cprof_store *store, const char *const *groups,
+			 size_t num_groups, const char *where)
+{
+	GString *sql = cprof_store_select_text(store, groups, num_groups);
+	size_t i = num_groups;
+
 	g_string_append_printf(sql, "profile AS c%zu, load_id AS c%zu, seq AS c%zu, "
 			       "sample_type AS c%zu, period_us AS c%zu FROM profiles WHERE %s",
 			       i, i + 1, i + 2, i + 3, i + 4, where);
@@ -624,8 +650,7 @@ static GPtrArray *sorted_groups(const struct query *query)
 		g_ptr_array_add(sorted, value);
 	if (sorted->len == 0)
 		cprof_die("%s: no profile matches", query->store->url);
-	num_groups_for_cmp = query->num_groups;
-	qsort(sorted->pdata, sorted->len, sizeof(gpointer), group_cmp);
+	cprof_store_sort_groups(sorted->pdata, sorted->len, query->num_groups, group_values);
 	return sorted;
 }
 
