@@ -300,6 +300,34 @@ static void do_ratio(const char *url, const struct cprof_store_query_spec *spec,
 	cprof_store_ratio_result_clear(&result);
 }
 
+/* Says which groups of `result` have too few days for any split:
+ * no change of theirs can be found, which status 0 alone would hide. */
+static void warn_short(const struct cprof_store_watch_result *result,
+		       const struct cprof_watch_settings *settings)
+{
+	size_t i, j, need = settings->baseline + settings->persist, size;
+	char *name;
+	FILE *out;
+
+	for (i = 0; i < result->groups.len; i++) {
+		const struct cprof_store_watch_group *g = result->groups.items[i];
+
+		if (g->num_days >= need)
+			continue;
+		if (!(out = open_memstream(&name, &size)))
+			cprof_die_oom();
+		for (j = 0; j < result->num_groups; j++)
+			fprintf(out, "%s%s=%s", j ? " " : "", result->group_names[j], g->values[j]);
+		fputs(result->num_groups ? ": " : "", out);
+		if (fclose(out) != 0)
+			cprof_die_oom();
+		cprof_warn("watch: %s%zu day%s, fewer than --baseline %zu and --persist %zu: "
+			   "no day tested", name, g->num_days, g->num_days == 1 ? "" : "s",
+			   settings->baseline, settings->persist);
+		free(name);
+	}
+}
+
 /* Prints the changes of `spec`'s profiles (and the page, when `html`);
  * returns the program's status: 1 when a change is a regression. */
 static int do_watch(const char *url, const struct cprof_store_query_spec *spec,
@@ -311,6 +339,7 @@ static int do_watch(const char *url, const struct cprof_store_query_spec *spec,
 	size_t i;
 
 	cprof_store_watch(url, spec, settings, attribute, &result);
+	warn_short(&result, settings);
 	if (result.missing)
 		for (i = 0; i < result.missing->len; i++)
 			cprof_warn("%s: shard %s did not answer: its profiles are left out",
