@@ -131,6 +131,16 @@ static double fisher_test(double count_a, double total_a, double count_b, double
 	return fmin(1.0, 2.0 * fmin(lower, upper));
 }
 
+void cprof_gsl_quiet(void)
+{
+	static gsize done;
+
+	if (g_once_init_enter(&done)) {
+		gsl_set_error_handler_off();
+		g_once_init_leave(&done, 1);
+	}
+}
+
 double cprof_share_test(uint64_t count_a, uint64_t total_a, uint64_t count_b, uint64_t total_b,
 			double dispersion)
 {
@@ -138,7 +148,7 @@ double cprof_share_test(uint64_t count_a, uint64_t total_a, uint64_t count_b, ui
 	double x = (double)count_b / dispersion;
 	double pi, p;
 
-	gsl_set_error_handler_off();
+	cprof_gsl_quiet();
 	if (m <= 0 || total_a == 0 || total_b == 0)
 		return 1.0;
 	if (m >= EXACT_BELOW)

@@ -50,6 +50,10 @@ struct cprof_pair {
 	bool known;
 };
 
+/* Turns GSL's abort-on-error handler off, once for the process: safe to
+ * call from any thread, as the tests of watch's groups do side by side. */
+void cprof_gsl_quiet(void);
+
 /* The two-sided p-value of "the key has the same share in A and B", its
  * counts and the totals divided by `dispersion`.  Below 1,000 pooled
  * samples (count_a + count_b over `dispersion`), Fisher's exact test of

@@ -173,7 +173,7 @@ void cprof_stability_compute(const double *values, const double *se, size_t n,
 	double squares = 0.0;
 	size_t i;
 
-	gsl_set_error_handler_off();
+	cprof_gsl_quiet();
 	out->n = n;
 	out->mean = gsl_stats_mean(values, 1, n);
 	/* gsl_stats_sd divides by n - 1, which is 0 for one value. */
@@ -324,4 +324,3 @@ const double *cprof_entropy_bits(struct cprof_dist *dist, double *out)
 	*out = entropy.entropy;
 	return out;
 }
-

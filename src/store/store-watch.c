@@ -285,6 +285,51 @@ static struct cprof_store_watch_group *finish_group(struct wgroup *g, bool attr,
 	return out;
 }
 
+/* One group's series and changes, as a thread pool's task. */
+struct finish_task {
+	struct wgroup *in;
+	bool attr;
+	const struct cprof_watch_settings *settings;
+	struct cprof_store_watch_group *out;
+};
+
+static void finish_task(gpointer data, gpointer unused)
+{
+	struct finish_task *task = data;
+
+	(void)unused;
+	task->out = finish_group(task->in, task->attr, task->settings);
+}
+
+/* Each of q's groups finished into result->groups (in no order): the
+ * groups are independent, so they are tested side by side, a thread a
+ * processor (one at a time when the pool cannot be had). */
+static void finish_groups(struct watch_query *q, const struct cprof_watch_settings *settings,
+			  struct cprof_store_watch_result *result)
+{
+	size_t n = g_hash_table_size(q->groups), i = 0;
+	struct finish_task *tasks = g_new0(struct finish_task, n + 1);
+	guint threads = MIN((guint)n, g_get_num_processors());
+	GThreadPool *pool = NULL;
+	GHashTableIter iter;
+	gpointer value;
+
+	if (threads > 1)
+		pool = g_thread_pool_new(finish_task, NULL, (gint)threads, TRUE, NULL);
+	g_hash_table_iter_init(&iter, q->groups);
+	while (g_hash_table_iter_next(&iter, NULL, &value)) {
+		tasks[i] = (struct finish_task){ value, q->attr, settings, NULL };
+		if (!pool || !g_thread_pool_push(pool, &tasks[i], NULL))
+			finish_task(&tasks[i], NULL);
+		i++;
+	}
+	if (pool)
+		g_thread_pool_free(pool, FALSE, TRUE);
+	for (i = 0; i < n; i++)
+		cprof_ptrs_add(&result->groups, tasks[i].out);
+	g_free(tasks);
+}
+
 static char **group_values(const void *item)
 {
 	return ((const struct cprof_store_watch_group *)item)->values;
@@ -376,8 +421,6 @@ void cprof_store_watch(const char *url, const struct cprof_store_query_spec *spe
 	char **group_names = spec->group ? g_strsplit(spec->group, ",", -1) : g_new0(char *, 1);
 	struct watch_query q = { store, g_strv_length(group_names), false, NULL, NULL };
 	const char *attr = attribute_of(store, attribute);
-	GHashTableIter iter;
-	gpointer value;
 	GString *where;
 
 	where = cprof_store_where_sql(store, spec->by, spec->wheres, spec->from, spec->to);
@@ -390,9 +433,7 @@ void cprof_store_watch(const char *url, const struct cprof_store_query_spec *spe
 	result->num_groups = q.num_groups;
 	result->attribute = attr ? g_strdup(attr) : NULL;
 	result->missing = store->ops->missing_shards(store);
-	g_hash_table_iter_init(&iter, q.groups);
-	while (g_hash_table_iter_next(&iter, NULL, &value))
-		cprof_ptrs_add(&result->groups, finish_group(value, q.attr, settings));
+	finish_groups(&q, settings, result);
 	if (result->groups.len == 0)
 		cprof_die("%s: no profile matches", url);
 	cprof_store_sort_groups(result->groups.items, result->groups.len, q.num_groups,
