@@ -3,6 +3,7 @@
  * grid).  See noise.h for the model. */
 #include "config.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <gsl/gsl_roots.h>
 
 #include "noise.h"
+#include "signif.h"
 #include "base/util.h"
 
 /* The grid: phi = GRID_STEP^g, g = 0 .. GRID - 1 (1 to about 1,000). */
@@ -26,7 +28,7 @@
 /* The EM of the prior stops when the log-likelihood of its weights is
  * within EM_GAP a key of its maximum (em_step's gap), or after
  * EM_ROUNDS steps. */
-#define EM_ROUNDS 2000
+#define EM_ROUNDS 10000
 #define EM_GAP 1e-6
 
 /* An extrapolated weight is no lower than this share of the EM step's. */
@@ -120,7 +122,8 @@ struct fit {
 	size_t pooled, measured;
 };
 
-/* One EM step of the prior's weights: w into next, w_g times the
+/* One EM step of the prior's weights: w into next (renormalized; a key
+ * whose mixture underflows is left out), w_g times the
  * directional derivative of the log-likelihood at w towards grid point g,
  * D_g (the mean over the keys and pseudo-keys of lik_kg / sum_g' w_g'
  * lik_kg'); returns the optimality gap, max_g D_g - 1: the mixture
@@ -129,6 +132,7 @@ struct fit {
 static double em_step(const struct fit *f, const double *w, double *next)
 {
 	double acc[GRID] = { 0 }, n = (double)f->measured + PRIOR_PSEUDO_KEYS, gap = 0.0;
+	double total = 0.0;
 	size_t k, g;
 
 	for (k = 0; k < f->noise->keys; k++) {
@@ -139,7 +143,7 @@ static double em_step(const struct fit *f, const double *w, double *next)
 			continue;
 		for (g = 0; g < GRID; g++)
 			sum += w[g] * lik[g];
-		if (!(sum > 0))
+		if (!(sum >= DBL_MIN))
 			continue;
 		inverse = 1.0 / sum;
 		for (g = 0; g < GRID; g++)
@@ -150,7 +154,10 @@ static double em_step(const struct fit *f, const double *w, double *next)
 
 		next[g] = (w[g] * acc[g] + pseudo) / n;
 		gap = fmax(gap, (acc[g] + (pseudo > 0 ? pseudo / w[g] : 0.0)) / n - 1.0);
+		total += next[g];
 	}
+	for (g = 0; g < GRID; g++)
+		next[g] /= total;
 	return gap;
 }
 
@@ -210,7 +217,7 @@ static void fit_prior(struct cprof_noise *noise, const double *lik, size_t poole
 		return;
 	if (start)
 		start_from(noise->prior, start);
-	for (round = 0; round < EM_ROUNDS; round += 3) {
+	for (round = 0; round + 3 <= EM_ROUNDS; round += 3) {
 		if (em_step(&f, noise->prior, w1) < EM_GAP) {
 			memcpy(noise->prior, w1, sizeof(w1));
 			break;
@@ -273,6 +280,7 @@ struct cprof_noise *cprof_noise_estimate_from(const uint64_t *counts, size_t key
 	double own[GRID];
 	size_t k, g;
 
+	cprof_gsl_quiet();
 	noise->keys = keys;
 	noise->posterior = cprof_xcalloc((keys + 1) * GRID, sizeof(*noise->posterior));
 	noise->x2 = cprof_xcalloc(keys + 1, sizeof(*noise->x2));
@@ -388,7 +396,8 @@ static double solve_tail(struct mixture *m, double top)
 		cprof_die("out of memory");
 	gsl_root_fsolver_set(solver, &f, low, high);
 	for (i = 0; i < 100 && status == GSL_CONTINUE; i++) {
-		gsl_root_fsolver_iterate(solver);
+		if (gsl_root_fsolver_iterate(solver) != GSL_SUCCESS)
+			break;
 		low = gsl_root_fsolver_x_lower(solver);
 		high = gsl_root_fsolver_x_upper(solver);
 		status = gsl_root_test_interval(low, high, 1e-10, 0.0);
@@ -403,6 +412,7 @@ double cprof_noise_interval_phi(const struct cprof_noise *noise, size_t key, dou
 	struct mixture m = { .z = gsl_cdf_ugaussian_Qinv(alpha / 2.0), .alpha = alpha };
 	size_t g;
 
+	cprof_gsl_quiet();
 	for (g = 0; g < GRID; g++)
 		if (post[g] > alpha * TAIL_NEGLIGIBLE) {
 			m.weight[m.n] = post[g];

@@ -321,6 +321,7 @@ static void select_counts(struct ratio_query *query, char **group_names, const c
 	g_strfreev(cols);
 }
 
+/* A ratio group's values, for cprof_store_sort_groups. */
 static char **group_values(const void *item)
 {
 	return ((const struct cprof_store_ratio_group *)item)->values;

@@ -330,6 +330,7 @@ static void finish_groups(struct watch_query *q, const struct cprof_watch_settin
 	g_free(tasks);
 }
 
+/* A watched group's values, for cprof_store_sort_groups. */
 static char **group_values(const void *item)
 {
 	return ((const struct cprof_store_watch_group *)item)->values;

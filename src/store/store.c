@@ -477,6 +477,7 @@ void cprof_store_sort_groups(void **items, size_t n, size_t num_values,
 	g_qsort_with_data(items, (gint)n, sizeof(void *), values_cmp, &order);
 }
 
+/* A query group's values, for cprof_store_sort_groups. */
 static char **group_values(const void *item)
 {
 	return ((const struct group *)item)->pub.values;
@@ -577,10 +578,6 @@ static bool of_profile(const char *name)
 	return strcmp(name, "profile") == 0 || strcmp(name, "sample_type") == 0;
 }
 
-/* The SELECT of the profiles (a row per part of one split by --label)
- * that meet `where`: columns c0... the values of the `num_groups` columns
- * `groups` as text, then profile, load_id, seq, sample_type and
- * period_us (newly allocated). */
 GString *cprof_store_select_text(struct cprof_store *store, const char *const *cols, size_t n)
 {
 	GString *sql = g_string_new("SELECT ");
@@ -595,6 +592,10 @@ GString *cprof_store_select_text(struct cprof_store *store, const char *const *c
 	return sql;
 }
 
+/* The SELECT of the profiles (a row per part of one split by --label)
+ * that meet `where`: columns c0... the values of the `num_groups` columns
+ * `groups` as text, then profile, load_id, seq, sample_type and
+ * period_us (newly allocated). */
 static char *sources_sql(struct cprof_store *store, const char *const *groups,
 			 size_t num_groups, const char *where)
 {

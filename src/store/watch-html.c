@@ -20,7 +20,8 @@
 #define PAD 8.0
 #define LEFT 72.0              /* the values' labels */
 #define BOTTOM 20.0            /* the dates' */
-#define LABEL_GAP 12.0         /* a label this close to one drawn is left out */
+#define LABEL_GAP 12.0         /* a value this close to one drawn is left out */
+#define DATE_GAP 80.0          /* a date this close to the change's is left out */
 
 static const char page_head[] =
 	"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>cprof-store watch</title>\n"
@@ -92,7 +93,7 @@ static void axes(FILE *out, const struct cprof_store_watch_group *g,
 			"%.4g</text>\n", LEFT - 4, y + 4, colors[i], values[i]);
 	}
 	for (i = 0; i < 3; i++)
-		if (i == 0 || fabs(x_of(days[i], g->num_days) - x_of(c->day, g->num_days)) > 80)
+		if (i == 0 || fabs(x_of(days[i], g->num_days) - x_of(c->day, g->num_days)) > DATE_GAP)
 			fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text>\n",
 				x_of(days[i], g->num_days), HEIGHT - 5, anchors[i],
 				g->days[days[i]]);

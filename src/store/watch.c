@@ -58,7 +58,6 @@ struct split {
 
 /* The days of split s into *sp, their noise fit started from `start`'s
  * (NULL: afresh). */
-
 static void split_open(const struct watch *w, size_t s, const struct cprof_noise *start,
 		       struct split *sp)
 {
@@ -81,6 +80,7 @@ static void split_open(const struct watch *w, size_t s, const struct cprof_noise
 					      se->totals + sp->lo, sp->group, start);
 }
 
+/* Frees what split_open made. */
 static void split_close(struct split *sp)
 {
 	cprof_noise_free(sp->noise);
@@ -130,7 +130,9 @@ static void test_keys(struct watch *w, size_t s)
 }
 
 /* The standard errors of key k's levels at split s, at the dispersion
- * that holds its noise's mixture at level 1 - alpha. */
+ * that holds its noise's mixture at level 1 - alpha: from a fit of that
+ * split's days made afresh (the fit of its test, started from another
+ * split's, agrees with it within the EM's tolerance). */
 static void key_errors(const struct watch *w, size_t k, size_t s, struct test *t)
 {
 	struct split sp;
@@ -202,7 +204,7 @@ static double *row_weights(const struct watch *w)
 
 		for (d = 0; d < s->num_days; d++)
 			count += (double)s->counts[k * s->num_days + d];
-		sum += weight[k] = sqrt(count / total);
+		sum += weight[k] = sqrt(fmax(count, 1.0) / total);
 	}
 	weight[s->num_keys] = s->num_keys && sum > 0 ? sum / (double)s->num_keys : 1.0;
 	return weight;
@@ -309,7 +311,7 @@ static bool best_change(const struct watch *w, size_t row, size_t best_s,
 	struct test *best = test_at(w, row, best_s);
 	double rel, se_log, q = best->q;
 
-	if (best->p >= 1.0 || q > w->set->alpha)
+	if (best->p * (double)w->splits >= 1.0 || q > w->set->alpha)
 		return false;
 	if (row < w->s->num_keys) {
 		best_s = refine(w, row, best_s);
