@@ -1086,10 +1086,7 @@ static void select_all(struct cprof_store *store, const struct cprof_store_query
 	if (shards) {
 		/* The shards that answered this SELECT replace those of an
 		 * earlier one (a ratio asks twice: the types, then the counts). */
-		if (ch->missing) {
-			cprof_ptrs_clear(ch->missing, free);
-			free(ch->missing);
-		}
+		cprof_store_missing_free(ch->missing);
 		ch->missing = cprof_xcalloc(1, sizeof(*ch->missing));
 		error = select_finish(store, &clients[count], 4, add_missing, ch->missing);
 		if (error)
@@ -1174,10 +1171,7 @@ static void close_db(struct cprof_store *store)
 		g_hash_table_destroy(ch->meta);
 	if (ch->servers)
 		g_ptr_array_free(ch->servers, TRUE);
-	if (ch->missing) {
-		cprof_ptrs_clear(ch->missing, free);
-		free(ch->missing);
-	}
+	cprof_store_missing_free(ch->missing);
 	free(ch);
 }
 

@@ -21,6 +21,15 @@ void cprof_store_close(struct cprof_store *store);
 GString *cprof_store_where_sql(struct cprof_store *store, enum cprof_by by,
 			       const struct cprof_ptrs *wheres, const char *from, const char *to);
 
+/* Appends each of `values` (`count` of them, NULL as "") to `id` after
+ * its length, so that no two lists of values have one id: the key of a
+ * group, a profile or a cell in a hash table. */
+void cprof_store_id_append(GString *id, const char *const *values, size_t count);
+
+/* A copy of `values` (`count` of them, NULL as ""), NULL-ended, for
+ * g_strfreev: a group's values as the rows gave them. */
+char **cprof_store_values_dup(const char *const *values, size_t count);
+
 /* "SELECT " and the columns `cols` (`n`) as text, named c0, c1..., each
  * followed by ", " (newly allocated): a query's first columns. */
 GString *cprof_store_select_text(struct cprof_store *store, const char *const *cols, size_t n);

@@ -44,19 +44,6 @@ struct ratio_query {
 	GPtrArray *stored;     /* the profiles' sample types, char * */
 };
 
-/* Appends each of `values` (`count` of them) to `id` after its length,
- * so that no two lists of values have one id. */
-static void id_append(GString *id, const char *const *values, size_t count)
-{
-	size_t i;
-
-	for (i = 0; i < count; i++) {
-		const char *v = values[i] ? values[i] : "";
-
-		g_string_append_printf(id, "%zu:%s", strlen(v), v);
-	}
-}
-
 static void free_rgroup(void *data)
 {
 	struct rgroup *group = data;
@@ -72,18 +59,15 @@ static struct rgroup *rgroup_of(struct ratio_query *query, const char *const *va
 {
 	GString *id = g_string_new(NULL);
 	struct rgroup *group;
-	size_t i;
 
-	id_append(id, values, query->num_groups);
+	cprof_store_id_append(id, values, query->num_groups);
 	group = g_hash_table_lookup(query->groups, id->str);
 	if (group) {
 		g_string_free(id, TRUE);
 		return group;
 	}
 	group = cprof_xcalloc(1, sizeof(*group));
-	group->values = g_new0(char *, query->num_groups + 1);
-	for (i = 0; i < query->num_groups; i++)
-		group->values[i] = g_strdup(values[i] ? values[i] : "");
+	group->values = cprof_store_values_dup(values, query->num_groups);
 	group->keys = g_hash_table_new_full(cprof_str_hash, g_str_equal, g_free, g_free);
 	group->cells = g_hash_table_new_full(cprof_str_hash, g_str_equal, g_free, g_free);
 	group->profiles = g_hash_table_new_full(cprof_str_hash, g_str_equal, g_free, g_free);
@@ -130,9 +114,9 @@ static void add_row(void *data, const char *const *values, size_t count)
 	sums->count[which] += n;
 	group->whole.count[which] += n;
 	id = g_string_new(NULL);
-	id_append(id, v, 2);
+	cprof_store_id_append(id, v, 2);
 	cell_of(group->profiles, g_strdup(id->str), &group->whole)->count[which] += n;
-	id_append(id, &key, 1);
+	cprof_store_id_append(id, &key, 1);
 	cell_of(group->cells, g_string_free(id, FALSE), sums)->count[which] += n;
 }
 
@@ -391,9 +375,6 @@ void cprof_store_ratio_result_clear(struct cprof_store_ratio_result *result)
 	free(result->types[0]);
 	free(result->types[1]);
 	cprof_ptrs_clear(&result->groups, free_ratio_group);
-	if (result->missing) {
-		cprof_ptrs_clear(result->missing, free);
-		free(result->missing);
-	}
+	cprof_store_missing_free(result->missing);
 	memset(result, 0, sizeof(*result));
 }

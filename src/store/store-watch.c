@@ -59,35 +59,19 @@ static void free_wgroup(void *data)
 	g_free(g);
 }
 
-/* Appends each of `values` (`count`) after its length: no two lists of
- * values have one id. */
-static void id_append(GString *id, const char *const *values, size_t count)
-{
-	size_t i;
-
-	for (i = 0; i < count; i++) {
-		const char *v = values[i] ? values[i] : "";
-
-		g_string_append_printf(id, "%zu:%s", strlen(v), v);
-	}
-}
-
 static struct wgroup *wgroup_of(struct watch_query *q, const char *const *values)
 {
 	GString *id = g_string_new(NULL);
 	struct wgroup *g;
-	size_t i;
 
-	id_append(id, values, q->num_groups);
+	cprof_store_id_append(id, values, q->num_groups);
 	g = g_hash_table_lookup(q->groups, id->str);
 	if (g) {
 		g_string_free(id, TRUE);
 		return g;
 	}
 	g = g_new0(struct wgroup, 1);
-	g->values = g_new0(char *, q->num_groups + 1);
-	for (i = 0; i < q->num_groups; i++)
-		g->values[i] = g_strdup(values[i] ? values[i] : "");
+	g->values = cprof_store_values_dup(values, q->num_groups);
 	g->profiles = g_hash_table_new_full(cprof_str_hash, g_str_equal, g_free, free_wprofile);
 	g->cells = g_hash_table_new_full(cprof_str_hash, g_str_equal, g_free, g_free);
 	g->keys = g_hash_table_new_full(cprof_str_hash, g_str_equal, g_free, NULL);
@@ -103,7 +87,7 @@ static struct wprofile *wprofile_of(struct watch_query *q, struct wgroup *g,
 	GString *id = g_string_new(NULL);
 	struct wprofile *p;
 
-	id_append(id, v + 1, 3);
+	cprof_store_id_append(id, v + 1, 3);
 	p = g_hash_table_lookup(g->profiles, id->str);
 	if (p) {
 		g_string_free(id, TRUE);
@@ -475,9 +459,6 @@ void cprof_store_watch_result_clear(struct cprof_store_watch_result *result)
 	g_strfreev(result->group_names);
 	g_free(result->attribute);
 	cprof_ptrs_clear(&result->groups, free_watch_group);
-	if (result->missing) {
-		cprof_ptrs_clear(result->missing, free);
-		free(result->missing);
-	}
+	cprof_store_missing_free(result->missing);
 	memset(result, 0, sizeof(*result));
 }

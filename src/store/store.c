@@ -378,26 +378,40 @@ struct query {
 	GHashTable *groups;    /* group values, length-prefixed -> struct group */
 };
 
-static struct group *group_of(struct query *query, const char *const *values)
+void cprof_store_id_append(GString *id, const char *const *values, size_t count)
 {
-	GString *id = g_string_new(NULL);
-	struct group *group;
 	size_t i;
 
-	for (i = 0; i < query->num_groups; i++) {
+	for (i = 0; i < count; i++) {
 		const char *v = values[i] ? values[i] : "";
 
 		g_string_append_printf(id, "%zu:%s", strlen(v), v);
 	}
+}
+
+char **cprof_store_values_dup(const char *const *values, size_t count)
+{
+	char **copy = g_new0(char *, count + 1);
+	size_t i;
+
+	for (i = 0; i < count; i++)
+		copy[i] = g_strdup(values[i] ? values[i] : "");
+	return copy;
+}
+
+static struct group *group_of(struct query *query, const char *const *values)
+{
+	GString *id = g_string_new(NULL);
+	struct group *group;
+
+	cprof_store_id_append(id, values, query->num_groups);
 	group = g_hash_table_lookup(query->groups, id->str);
 	if (group) {
 		g_string_free(id, TRUE);
 		return group;
 	}
 	group = cprof_xcalloc(1, sizeof(*group));
-	group->pub.values = g_new0(char *, query->num_groups + 1);
-	for (i = 0; i < query->num_groups; i++)
-		group->pub.values[i] = g_strdup(values[i] ? values[i] : "");
+	group->pub.values = cprof_store_values_dup(values, query->num_groups);
 	group->pub.dist = cprof_dist_new(query->by, false);
 	group->profiles = g_ptr_array_new_with_free_func(free_source);
 	g_hash_table_insert(query->groups, g_string_free(id, FALSE), group);
@@ -723,14 +737,19 @@ static void free_result_group(void *data)
 	free(group);
 }
 
+void cprof_store_missing_free(struct cprof_ptrs *missing)
+{
+	if (!missing)
+		return;
+	cprof_ptrs_clear(missing, free);
+	free(missing);
+}
+
 void cprof_store_result_clear(struct cprof_store_result *result)
 {
 	g_strfreev(result->group_names);
 	cprof_ptrs_clear(&result->groups, free_result_group);
-	if (result->missing) {
-		cprof_ptrs_clear(result->missing, free);
-		free(result->missing);
-	}
+	cprof_store_missing_free(result->missing);
 	memset(result, 0, sizeof(*result));
 }
 

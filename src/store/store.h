@@ -86,6 +86,10 @@ struct cprof_store_ops {
 	void (*close)(struct cprof_store *store);
 };
 
+/* Frees a list of the shards that did not answer (text, as
+ * ops->missing_shards gives it); accepts NULL. */
+void cprof_store_missing_free(struct cprof_ptrs *missing);
+
 struct cprof_store {
 	const struct cprof_store_ops *ops;
 	char *url;             /* as given, for messages */
